@@ -1,0 +1,1 @@
+"""Codegen: names, printing, compiling and loading generated source."""

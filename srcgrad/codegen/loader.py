@@ -1,0 +1,42 @@
+"""Compile generated source once, under a file name registered with ``linecache``, so
+tracebacks, ``inspect.getsource`` and ``pdb`` show the generated code."""
+
+from __future__ import annotations
+
+import hashlib
+import linecache
+
+import numpy as np
+
+from srcgrad import runtime
+
+
+class LiveGlobals(dict):
+    """Globals of generated code: ``np``, ``math``, ``_sg`` and generated functions live
+    here; every other name is looked up, at call time, in the user function's closure
+    cells and then its module globals (so rebinding a global is seen)."""
+
+    def __init__(self, fn):
+        import math
+
+        super().__init__(np=np, math=math, _sg=runtime)
+        self._closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        self._user_globals = fn.__globals__
+        self["__builtins__"] = fn.__globals__.get("__builtins__", __builtins__)
+
+    def __missing__(self, key):
+        cell = self._closure.get(key)
+        if cell is not None:
+            return cell.cell_contents
+        return self._user_globals[key]
+
+
+def load(source, label, namespace):
+    """Exec ``source`` into ``namespace`` under a linecache-registered file name."""
+    digest = hashlib.sha1(source.encode()).hexdigest()[:10]
+    filename = f"<srcgrad {label} {digest}>"
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    code = compile(source, filename, "exec")
+    exec(code, namespace)
+    return filename

@@ -1,0 +1,52 @@
+"""Errors that cite the user's own source.
+
+A ``TransformError`` names the construct, the user's file and line, and shows the
+line with a caret under the offending column::
+
+    srcgrad.TransformError: `yield` is not supported (generators cannot be differentiated)
+      File "model.py", line 12, in f
+        yield x * 2
+        ^
+"""
+
+from __future__ import annotations
+
+import linecache
+
+
+class SrcgradError(Exception):
+    """Base class of every error srcgrad raises on purpose."""
+
+
+class TransformError(SrcgradError):
+    """The user's function uses something srcgrad cannot differentiate."""
+
+    def __init__(self, message, filename=None, lineno=None, col=None, function=None):
+        self.reason = message
+        self.filename = filename
+        self.lineno = lineno
+        self.col = col
+        self.function = function
+        super().__init__(self._format())
+
+    def _format(self):
+        if self.filename is None or self.lineno is None:
+            return self.reason
+        where = f'  File "{self.filename}", line {self.lineno}'
+        if self.function:
+            where += f", in {self.function}"
+        text = linecache.getline(self.filename, self.lineno).rstrip("\n")
+        if not text:
+            return f"{self.reason}\n{where}"
+        stripped = text.lstrip()
+        indent = len(text) - len(stripped)
+        caret_col = max((self.col or indent) - indent, 0)
+        return f"{self.reason}\n{where}\n    {stripped}\n    {' ' * caret_col}^"
+
+
+class MissingRuleError(TransformError):
+    """A function on the differentiated path has no derivative rule."""
+
+
+class GradientError(SrcgradError, ValueError):
+    """A derivative was requested in a way that has no meaning (e.g. non-scalar output)."""

@@ -1,0 +1,1 @@
+"""Frontend: from a live Python function to a checked gast tree."""

@@ -1,0 +1,119 @@
+"""The language fence: reject what srcgrad cannot differentiate, before any rewriting.
+
+Before: a parsed function that may contain, say, ``yield x``.
+After:  the same function, unchanged, or a ``TransformError`` naming the construct and
+        citing the user's file:line with a caret::
+
+            `yield` is not supported (generators cannot be differentiated)
+              File "model.py", line 4, in f
+                yield x
+                ^
+"""
+
+from __future__ import annotations
+
+from srcgrad.syntax import gast
+
+# node type -> why it is rejected
+UNSUPPORTED = {
+    gast.Yield: "`yield` is not supported (generators cannot be differentiated)",
+    gast.YieldFrom: "`yield from` is not supported (generators cannot be differentiated)",
+    gast.Await: "`await` is not supported (coroutines cannot be differentiated)",
+    gast.AsyncFor: "`async for` is not supported",
+    gast.AsyncWith: "`async with` is not supported",
+    gast.AsyncFunctionDef: "`async def` is not supported",
+    gast.Global: "`global` is not supported (assigning module globals from a "
+                 "differentiated function would hide data flow); pass the value in and return it",
+    gast.Nonlocal: "`nonlocal` is not supported; pass the value in and return it",
+    gast.Try: "`try` is not supported yet; move the error handling outside the "
+              "differentiated function",
+    gast.With: "`with` blocks are not supported yet",
+    gast.ClassDef: "a class defined inside a differentiated function is not supported",
+    gast.FunctionDef: "a `def` nested inside a differentiated function is not supported yet; "
+                      "define it at module level (it is then differentiated too)",
+    gast.Lambda: "a `lambda` inside a differentiated function is not supported yet; "
+                 "define a module-level function instead",
+    gast.ListComp: "list comprehensions are not supported yet; write a `for` loop",
+    gast.SetComp: "set comprehensions are not supported",
+    gast.DictComp: "dict comprehensions are not supported yet; write a `for` loop",
+    gast.GeneratorExp: "generator expressions are not supported yet; write a `for` loop",
+    gast.NamedExpr: "the walrus operator `:=` is not supported",
+    gast.Match: "`match` statements are not supported",
+    gast.Import: "`import` inside a differentiated function is not supported; import at "
+                 "module level",
+    gast.Dict: "dict literals are not supported yet",
+    gast.Set: "set literals are not supported",
+    gast.Starred: "starred expressions (`*args`) are not supported yet",
+}
+
+
+def check_function(parsed):
+    """Raise a ``TransformError`` for the first unsupported construct in ``parsed``."""
+    node = parsed.node
+    _check_signature(parsed, node.args)
+    for stmt in node.body:
+        for sub in gast.walk(stmt):
+            _check_node(parsed, sub)
+    _check_deletes(parsed, node)
+    return parsed
+
+
+def _check_signature(parsed, args):
+    if args.vararg is not None:
+        raise parsed.error("`*args` parameters are not supported yet", args.vararg)
+    if args.kwarg is not None:
+        raise parsed.error("`**kwargs` parameters are not supported yet", args.kwarg)
+    if args.kwonlyargs:
+        raise parsed.error("keyword-only parameters are not supported yet", args.kwonlyargs[0])
+
+
+def _check_node(parsed, node):
+    for kind, message in UNSUPPORTED.items():
+        if isinstance(node, kind):
+            raise parsed.error(message, node)
+    if isinstance(node, gast.ImportFrom):
+        if any(alias.name == "*" for alias in node.names):
+            raise parsed.error("star-imports are not supported", node)
+        raise parsed.error("`from ... import` inside a differentiated function is not "
+                           "supported; import at module level", node)
+    if isinstance(node, gast.Call):
+        if isinstance(node.func, gast.Name) and node.func.id in ("exec", "eval"):
+            raise parsed.error(f"`{node.func.id}` is not supported (its code cannot be "
+                               "seen by the compiler)", node)
+        if any(kw.arg is None for kw in node.keywords):
+            raise parsed.error("`**kwargs` in calls is not supported yet", node)
+    if isinstance(node, gast.Assign):
+        for target in node.targets:
+            _check_target(parsed, target)
+    if isinstance(node, (gast.AugAssign, gast.AnnAssign)):
+        _check_target(parsed, node.target)
+    if isinstance(node, (gast.For, gast.While)) and isinstance(node, gast.For):
+        _check_target(parsed, node.target)
+
+
+def _check_target(parsed, target):
+    if isinstance(target, gast.Attribute):
+        raise parsed.error("assigning to an attribute (`obj.attr = ...`) is not supported yet",
+                           target)
+    if isinstance(target, gast.Subscript) and not isinstance(target.value, gast.Name):
+        raise parsed.error("assigning into a nested subscript (`a.b[i] = ...` or "
+                           "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`", target)
+    if isinstance(target, (gast.Tuple, gast.List)):
+        for elt in target.elts:
+            _check_target(parsed, elt)
+
+
+def _check_deletes(parsed, fn_node):
+    """``del name`` is allowed only when ``name`` is not read afterwards."""
+    for stmt in gast.walk(fn_node):
+        if not isinstance(stmt, gast.Delete):
+            continue
+        for target in stmt.targets:
+            if not isinstance(target, gast.Name):
+                raise parsed.error("`del` of a subscript or attribute is not supported", target)
+            later = [n for n in gast.walk(fn_node) if isinstance(n, gast.Name)
+                     and isinstance(n.ctx, gast.Load) and n.id == target.id
+                     and (n.lineno or 0) > stmt.lineno]
+            if later:
+                raise parsed.error(f"`del {target.id}` of a name that is read later is not "
+                                   "supported", stmt)

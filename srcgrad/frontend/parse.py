@@ -1,0 +1,159 @@
+"""Read a live function's source and parse it into a gast ``FunctionDef``.
+
+Before: a function object (``def f(x): return x * x`` or ``lambda x: x * x``).
+After:  ``ParsedFunction`` holding the gast ``FunctionDef`` whose statements carry the
+user's real file line numbers, plus the function's globals and closure cells.
+
+A lambda becomes an equivalent ``def`` (``lambda x: x * x`` -> ``def lambda_(x): return
+x * x``); when a line holds several lambdas, the one whose code object matches is taken.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import textwrap
+import types
+
+from srcgrad import syntax
+from srcgrad.errors import TransformError
+from srcgrad.syntax import gast
+
+
+@dataclasses.dataclass
+class ParsedFunction:
+    fn: types.FunctionType
+    node: gast.FunctionDef
+    filename: str
+    globals: dict
+    closure: dict  # name -> cell
+
+    @property
+    def name(self):
+        return self.node.name
+
+    def error(self, message, node=None, cls=TransformError):
+        """A ``TransformError`` citing ``node``'s line in the user's file."""
+        lineno = getattr(node, "lineno", None) or self.node.lineno
+        col = getattr(node, "col_offset", None)
+        return cls(message, self.filename, lineno, col, self.fn.__name__)
+
+    def resolve(self, dotted):
+        """The object a dotted name (``np.linalg.inv``) denotes now, or raise KeyError."""
+        head, *rest = dotted.split(".")
+        if head in self.closure:
+            try:
+                obj = self.closure[head].cell_contents
+            except ValueError:
+                raise KeyError(dotted) from None
+        elif head in self.globals:
+            obj = self.globals[head]
+        else:
+            builtins = self.globals.get("__builtins__", __builtins__)
+            if isinstance(builtins, types.ModuleType):
+                builtins = vars(builtins)
+            if head not in builtins:
+                raise KeyError(dotted)
+            obj = builtins[head]
+        for attr in rest:
+            try:
+                obj = getattr(obj, attr)
+            except AttributeError:
+                raise KeyError(dotted) from None
+        return obj
+
+
+def parse_function(fn):
+    """Parse ``fn`` (a function or lambda) into a ``ParsedFunction``."""
+    fn = inspect.unwrap(fn)
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"srcgrad differentiates Python functions; got {type(fn).__name__}")
+    filename = fn.__code__.co_filename
+    try:
+        lines, first_line = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        raise TransformError(
+            f"cannot read the source of {fn.__qualname__} ({exc}); srcgrad needs functions "
+            "defined in a file (or registered with linecache)") from None
+    source = "".join(lines)
+    dedented = textwrap.dedent(source)
+    indent = _indent_of(source) - _indent_of(dedented)
+    try:
+        module = syntax.parse(dedented)
+    except SyntaxError:
+        if fn.__name__ != "<lambda>":
+            raise
+        module = syntax.parse(_lambda_line_fix(dedented))
+    _shift_positions(module, first_line - 1, indent)
+    if fn.__name__ == "<lambda>":
+        node = _lambda_as_def(_find_lambda(module, fn, filename))
+    else:
+        node = _find_def(module, fn)
+    closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    return ParsedFunction(fn, node, filename, fn.__globals__, closure)
+
+
+def _indent_of(text):
+    first = text.splitlines()[0] if text else ""
+    return len(first) - len(first.lstrip())
+
+
+def _lambda_line_fix(source):
+    """Make a lambda's surrounding line parseable (it may be a fragment of a call)."""
+    start = source.index("lambda")
+    for end in range(len(source), start, -1):
+        try:
+            syntax.parse("(" + source[start:end] + ")")
+            return "(" + source[start:end] + ")"
+        except SyntaxError:
+            continue
+    raise TransformError("cannot parse the lambda's source line")
+
+
+def _shift_positions(module, line_offset, col_offset):
+    for node in gast.walk(module):
+        if hasattr(node, "lineno") and node.lineno is not None:
+            node.lineno += line_offset
+            if getattr(node, "end_lineno", None) is not None:
+                node.end_lineno += line_offset
+            if getattr(node, "col_offset", None) is not None:
+                node.col_offset += col_offset
+
+
+def _find_def(module, fn):
+    for node in gast.walk(module):
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+            node.decorator_list = []
+            if isinstance(node, gast.AsyncFunctionDef):
+                raise TransformError("`async def` is not supported (coroutines cannot be "
+                                     "differentiated)", fn.__code__.co_filename, node.lineno,
+                                     node.col_offset, fn.__name__)
+            return node
+    raise TransformError(f"cannot find the definition of {fn.__qualname__} in its source")
+
+
+def _find_lambda(module, fn, filename):
+    params = list(fn.__code__.co_varnames[: fn.__code__.co_argcount])
+    candidates = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+                  and [a.id for a in n.args.args] == params]
+    if len(candidates) > 1:
+        candidates = [n for n in candidates if _same_code(n, fn)] or candidates[:1]
+    if not candidates:
+        raise TransformError(f"cannot find the lambda's source (line {fn.__code__.co_firstlineno})")
+    return candidates[0]
+
+
+def _same_code(lam, fn):
+    source = syntax.to_source(gast.Expr(value=lam))
+    code = compile(source, "<lambda>", "eval")
+    inner = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return inner.co_code == fn.__code__.co_code and inner.co_names == fn.__code__.co_names
+
+
+def _lambda_as_def(lam):
+    ret = gast.Return(value=lam.body)
+    ret.lineno, ret.col_offset = lam.body.lineno, lam.body.col_offset
+    node = gast.FunctionDef(name="lambda_", args=lam.args, body=[ret], decorator_list=[],
+                            returns=None, type_comment=None, type_params=[])
+    node.lineno, node.col_offset = lam.lineno, lam.col_offset
+    return node

@@ -1,0 +1,1 @@
+"""Differentiation modes: each turns a normalized function into derivative statements."""

@@ -1,0 +1,83 @@
+"""What a call in the user's code is: a rule-table primitive, a non-differentiable
+function, another user function (compiled recursively), an array method, or unknown."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+
+import numpy as np
+
+from srcgrad import syntax
+from srcgrad.rules import REGISTRY
+from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
+from srcgrad.rules.registry import qualified_name
+from srcgrad.syntax import gast
+
+_LIBRARY_PREFIXES = ("numpy", "scipy", "math", "builtins")
+
+
+@dataclasses.dataclass
+class CallInfo:
+    kind: str            # "rule" | "nondiff" | "user" | "unknown"
+    name: str
+    target: object = None
+    rule: object = None
+    args: list = None    # positional atoms (the object first for a method)
+    keywords: list = None
+
+
+def classify_call(parsed, call, local_names):
+    """Classify ``call`` (a gast Call in A-normal form) and bind its arguments."""
+    args = list(call.args)
+    keywords = [(kw.arg, kw.value) for kw in call.keywords]
+    func = call.func
+    dotted = syntax.dotted_name(func)
+    root = dotted.split(".")[0] if dotted else None
+    if isinstance(func, gast.Attribute) and (root is None or root in local_names):
+        return _classify_method(func, args, keywords)
+    if root in local_names:
+        return CallInfo("unknown", dotted, args=args, keywords=keywords)
+    try:
+        obj = parsed.resolve(dotted)
+    except KeyError:
+        return CallInfo("unknown", dotted, args=args, keywords=keywords)
+    return classify_object(obj, dotted, args, keywords)
+
+
+def classify_object(obj, dotted, args, keywords):
+    if REGISTRY.is_nondiff(obj) or _is_random(obj):
+        return CallInfo("nondiff", dotted, obj, args=args, keywords=keywords)
+    rule = REGISTRY.lookup(obj)
+    if rule is not None:
+        return CallInfo("rule", rule.name, obj, rule, args, keywords)
+    if isinstance(obj, types.FunctionType) and not _is_library(obj):
+        return CallInfo("user", dotted, obj, args=args, keywords=keywords)
+    return CallInfo("unknown", qualified_name(obj) if callable(obj) else dotted, obj,
+                    args=args, keywords=keywords)
+
+
+def _classify_method(func, args, keywords):
+    obj = func.value
+    if func.attr in NONDIFF_METHODS:
+        return CallInfo("nondiff", func.attr, args=[obj] + args, keywords=keywords)
+    if func.attr in ARRAY_METHODS:
+        target, packs = ARRAY_METHODS[func.attr]
+        rule = REGISTRY.lookup(target)
+        if packs and len(args) > 1:
+            args = [gast.Tuple(elts=args, ctx=gast.Load())]
+        return CallInfo("rule", rule.name, target, rule, [obj] + args, keywords)
+    return CallInfo("unknown", f".{func.attr}()", args=[obj] + args, keywords=keywords)
+
+
+def _is_random(obj):
+    module = getattr(obj, "__module__", "") or ""
+    if module.startswith("numpy.random"):
+        return True
+    owner = getattr(obj, "__self__", None)
+    return isinstance(owner, (np.random.Generator, np.random.RandomState))
+
+
+def _is_library(fn):
+    module = fn.__module__ or ""
+    return module.split(".")[0] in _LIBRARY_PREFIXES

@@ -1,0 +1,480 @@
+"""Reverse mode: every statement gives forward statements and adjoint statements.
+
+Before (normalized)::
+
+    def f(x, w):
+        _mul = x * w
+        y = np.sin(_mul)
+        return y
+
+After (forward sweep, then backward sweep; ``dy`` is the output cotangent)::
+
+    _mul = x * w                     dy -> d_mul = dy * np.cos(_mul)
+    y = np.sin(_mul)                         dx = _sg.unbroadcast(d_mul * w, x)
+                                             dw = _sg.unbroadcast(d_mul * x, w)
+
+Adjoints are tracked symbolically while the backward sweep is built: an adjoint never
+written is zero and costs nothing; the first write initializes it; later writes add.
+Values the backward sweep needs but the forward sweep overwrites (in loops, or by
+reassignment) are pushed on a stack before the overwrite and popped back in reverse;
+``optimize.saves`` later drops the pushes whose values the backward sweep never reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from srcgrad import syntax
+from srcgrad.analysis.activity import analyze_activity
+from srcgrad.analysis.cfg import CFG
+from srcgrad.analysis.dataflow import defined_names
+from srcgrad.errors import MissingRuleError
+from srcgrad.modes.calls import classify_call
+from srcgrad.modes.reverse_rules import RuleExpander
+from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
+from srcgrad.rules.methods import ARRAY_ATTRIBUTES
+from srcgrad.syntax import gast
+
+OWNED, SHARED = "owned", "shared"  # a nonzero adjoint's buffer: ours to mutate, or not
+
+
+@dataclasses.dataclass
+class ReverseResult:
+    forward: list          # forward sweep statements (no return)
+    backward: list         # backward sweep statements
+    result: object         # the returned atom (gast Name or Constant)
+    seed: str              # name of the output cotangent in the backward sweep
+    adjoints: dict         # wrt param -> its adjoint name, or None when symbolically zero
+    stack: str             # name of the stack of saved values
+    callees: list          # user functions called on the differentiated path
+
+
+class ReverseMode:
+    def __init__(self, parsed, node, wrt, namer, callee_names):
+        self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
+        self.callee_names = callee_names    # fn -> (forward name, backward name)
+        self.params = [a.id for a in node.args.args]
+        self.cfg = CFG(self.params, node.body)
+        self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
+        self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable)
+        self.maybe_defined = defined_names(self.cfg, self.params)
+        self.surely_defined = defined_names(self.cfg, self.params, definitely=True)
+        self.stack = namer.fresh("stack")
+        self.rules = RuleExpander(self)
+        self.callees = []
+        self.loop_depth = 0
+        self.preinit = []
+        self._call_residuals = {}
+
+    # -- facts ---------------------------------------------------------------------------
+    def differentiable(self, stmt):
+        """Does ``stmt``'s result carry a derivative from its operands?"""
+        if isinstance(stmt, gast.For):
+            return not _is_range(stmt.iter)
+        value = stmt.value
+        if isinstance(value, (gast.Constant, gast.Compare, gast.JoinedStr)):
+            return False
+        if isinstance(value, gast.BinOp):
+            return not isinstance(value.op, operators.NONDIFF_BINARY)
+        if isinstance(value, gast.UnaryOp):
+            return not isinstance(value.op, operators.NONDIFF_UNARY)
+        if isinstance(value, gast.Attribute):
+            return value.attr not in NONDIFF_ATTRIBUTES
+        if isinstance(value, gast.Call):
+            return self.call_info(value).kind != "nondiff"
+        return True
+
+    def call_info(self, call):
+        return classify_call(self.parsed, call, self.locals)
+
+    def varied(self, stmt, atom):
+        return isinstance(atom, gast.Name) and self.activity.is_varied_operand(
+            self.cfg.node(stmt), atom.id)
+
+    # -- driver --------------------------------------------------------------------------
+    def run(self):
+        body, ret = self.node.body[:-1], self.node.body[-1]
+        forward = self.forward_block(body)
+        state = {}
+        seed = self.namer.adjoint(ret.value.id) if isinstance(ret.value, gast.Name) else None
+        if seed and ret.value.id in self.activity.varied_before[self.cfg.node(ret)]:
+            state[ret.value.id] = SHARED
+        backward = self.backward_block(body, state)
+        adjoints = {p: (self.namer.adjoint(p) if p in state else None) for p in self.wrt}
+        return ReverseResult(self.preinit + forward, backward, ret.value,
+                             seed or self.namer.fresh("dresult"), adjoints, self.stack,
+                             self.callees)
+
+    def forward_block(self, body):
+        out = []
+        for stmt in body:
+            new = self.forward(stmt)
+            syntax.set_line(new, stmt.lineno)
+            out.extend(new)
+        return out
+
+    def backward_block(self, body, state):
+        out = []
+        for stmt in reversed(body):
+            new = self.backward(stmt, state)
+            syntax.set_line(new, stmt.lineno)
+            out.extend(new)
+        return out
+
+    # -- forward sweep -------------------------------------------------------------------
+    def forward(self, stmt):
+        if isinstance(stmt, gast.Assign):
+            target = stmt.targets[0]
+            if isinstance(target, gast.Subscript):
+                saved = syntax.quote_expr("_sg.snapshot(x[i])", x=target.value,
+                                          i=target.slice)
+                return [self.push(target.value.id, saved, stmt)] + [stmt]
+            out = [self.push(target.id, syntax.name(target.id), stmt)] \
+                if self.overwrites(stmt, target.id) else []
+            return out + [self.forward_assign(stmt)]
+        if isinstance(stmt, gast.If):
+            if _is_loop_exit(stmt):
+                return [stmt]
+            return [gast.If(test=stmt.test, body=self.forward_block(stmt.body) or [gast.Pass()],
+                            orelse=self.forward_block(stmt.orelse))]
+        if isinstance(stmt, (gast.For, gast.While)):
+            return self.forward_loop(stmt)
+        return [stmt]
+
+    def forward_assign(self, stmt):
+        value = stmt.value
+        target = stmt.targets[0].id
+        if isinstance(value, gast.Call) and self.is_active(stmt, target):
+            info = self.call_info(value)
+            if info.kind == "user":
+                fwd_name, _ = self.callee_names(info.target)
+                self.callees.append(info.target)
+                residual = self.call_residual(stmt, info)
+                call = gast.Call(func=syntax.name(fwd_name), args=value.args,
+                                 keywords=value.keywords)
+                targets = syntax.tuple_of([syntax.name(target, True), syntax.name(residual, True)],
+                                          store=True)
+                out = syntax.assign(targets, call)
+                return out
+        return stmt
+
+    def call_residual(self, stmt, info):
+        if id(stmt) not in self._call_residuals:
+            self._call_residuals[id(stmt)] = self.namer.fresh(
+                f"{info.target.__name__}_saved")
+        return self._call_residuals[id(stmt)]
+
+    def forward_loop(self, stmt):
+        counter = self.loop_counter(stmt)
+        self.loop_depth += 1
+        body = self.forward_block(stmt.body)
+        self.loop_depth -= 1
+        exit_check = body.pop() if body and _is_loop_exit(body[-1]) else None
+        before = []
+        if counter:
+            if self.loop_depth > 0:
+                before.append(self.push(counter, syntax.name(counter), stmt, maybe_undefined=True))
+            before += syntax.quote("n = 0", n=counter)
+            body = syntax.quote("n += 1", n=counter) + body
+        if isinstance(stmt, gast.For) and not _is_range(stmt.iter):
+            target = stmt.target.id
+            if self.target_defined_outside(stmt):
+                before.append(self.push(target, syntax.name(target), stmt))
+            body.append(self.push(target, syntax.name(target), stmt))
+        if exit_check:
+            body.append(exit_check)
+        loop = syntax.clone(stmt) if isinstance(stmt, gast.While) else gast.For(
+            target=stmt.target, iter=stmt.iter, body=[], orelse=[], type_comment=None)
+        loop.body = body
+        return before + [loop]
+
+    def loop_counter(self, stmt):
+        """Name of the iteration counter a loop needs in the backward sweep, or None."""
+        if isinstance(stmt, gast.For) and _is_range(stmt.iter) and not _has_exit(stmt):
+            return None
+        if not hasattr(stmt, "_srcgrad_counter"):
+            stmt._srcgrad_counter = self.namer.fresh("n_iterations")
+        return stmt._srcgrad_counter
+
+    def target_defined_outside(self, stmt):
+        target = stmt.target.id
+        inside = {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+                  and isinstance(n.ctx, gast.Store)}
+        outside = {nd for nd in self.cfg.nodes if target in nd.defs}
+        inside_nodes = {self.cfg.by_stmt.get(id(s)) for s in gast.walk(stmt)}
+        return target in self.params or bool(outside - inside_nodes) or target not in inside
+
+    def overwrites(self, stmt, name):
+        return name in self.maybe_defined[self.cfg.node(stmt)]
+
+    def push(self, var, value, stmt, maybe_undefined=None):
+        node = syntax.quote("stack.append(v)", stack=self.stack, v=value)[0]
+        node.saved = var
+        if maybe_undefined is None:
+            node_cfg = self.cfg.by_stmt.get(id(stmt))
+            maybe_undefined = node_cfg is not None and var not in self.surely_defined[node_cfg] \
+                and var not in self.params
+        node.maybe_undefined = maybe_undefined
+        return node
+
+    def pop(self, var, target=None):
+        node = syntax.assign(target if target is not None else var,
+                             syntax.quote_expr("stack.pop()", stack=self.stack))
+        node.saved = var
+        return node
+
+    # -- backward sweep ------------------------------------------------------------------
+    def is_active(self, stmt, name):
+        return self.activity.is_active_target(self.cfg.node(stmt), name)
+
+    def backward(self, stmt, state):
+        if isinstance(stmt, gast.Assign):
+            target = stmt.targets[0]
+            if isinstance(target, gast.Subscript):
+                return self.backward_subscript_write(stmt, target, state)
+            out = []
+            if target.id in state and self.is_active(stmt, target.id):
+                out += self.adjoint_of(stmt, target.id, stmt.value, state)
+            state.pop(target.id, None)
+            if self.overwrites(stmt, target.id):
+                out.append(self.pop(target.id))
+            return out
+        if isinstance(stmt, gast.If):
+            return [] if _is_loop_exit(stmt) else self.backward_if(stmt, state)
+        if isinstance(stmt, (gast.For, gast.While)):
+            return self.backward_loop(stmt, state)
+        if isinstance(stmt, gast.Expr):
+            self.check_bare_call(stmt)
+        return []
+
+    def check_bare_call(self, stmt):
+        call = stmt.value
+        if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute):
+            base = call.func.value
+            if isinstance(base, gast.Name) and base.id in self.locals and (
+                    self.varied(stmt, base) or any(self.varied(stmt, a) for a in call.args)):
+                raise self.parsed.error(
+                    f"the in-place method call `.{call.func.attr}()` on a value being "
+                    "differentiated is not supported yet", stmt)
+
+    def adjoint_of(self, stmt, target, value, state):
+        g = self.namer.adjoint(target)
+        if isinstance(value, gast.Name):
+            if not self.varied(stmt, value):
+                return []
+            return self.accumulate(value.id, syntax.name(g), state)
+        if isinstance(value, gast.BinOp):
+            rule = self.rules.rule_for(operators.BINARY[type(value.op)])
+            return self.rules.expand(stmt, rule, [value.left, value.right], [], g, target, state)
+        if isinstance(value, gast.UnaryOp):
+            rule = self.rules.rule_for(operators.UNARY[type(value.op)])
+            return self.rules.expand(stmt, rule, [value.operand], [], g, target, state)
+        if isinstance(value, gast.Call):
+            return self.call_adjoint(stmt, target, value, g, state)
+        if isinstance(value, gast.Subscript):
+            if not self.varied(stmt, value.value):
+                return []
+            return self.add_at(value.value.id, value.slice, syntax.name(g), state)
+        if isinstance(value, (gast.Tuple, gast.List)):
+            out = []
+            for i, elt in enumerate(value.elts):
+                if self.varied(stmt, elt):
+                    item = syntax.quote_expr("g[i]", g=g, i=syntax.const(i))
+                    out += self.accumulate(elt.id, item, state)
+            return out
+        if isinstance(value, gast.Attribute):
+            return self.attribute_adjoint(stmt, value, g, state)
+        return []
+
+    def attribute_adjoint(self, stmt, value, g, state):
+        template = ARRAY_ATTRIBUTES.get(value.attr)
+        if template is None:
+            raise self.parsed.error(f"the attribute `.{value.attr}` of a value being "
+                                    "differentiated is not supported yet", stmt, MissingRuleError)
+        if not self.varied(stmt, value.value):
+            return []
+        return self.accumulate(value.value.id, syntax.quote_expr(template, g=g), state)
+
+    def call_adjoint(self, stmt, target, call, g, state):
+        info = self.call_info(call)
+        if info.kind == "nondiff":
+            return []
+        if info.kind == "rule":
+            return self.rules.expand(stmt, info.rule, info.args, info.keywords, g, target, state)
+        if info.kind == "user":
+            return self.user_call_adjoint(stmt, info, g, state)
+        raise self.parsed.error(
+            f"no derivative rule for `{info.name}`, which is called on values being "
+            f"differentiated. Register one, e.g.\n"
+            f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>')\n"
+            f"or wrap it with srcgrad.custom_vjp, or apply srcgrad.stop_gradient to its "
+            f"inputs if no derivative should flow", stmt, MissingRuleError)
+
+    def user_call_adjoint(self, stmt, info, g, state):
+        import inspect
+
+        _, bwd_name = self.callee_names(info.target)
+        params = list(inspect.signature(info.target).parameters)
+        bound = self.rules.bind_user_call(stmt, info, params)
+        grads = [self.rules.grad_name(stmt, p, info.target.__name__) if p in bound else "_"
+                 for p in params]
+        residual = self.call_residual(stmt, info)
+        targets = syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
+        call = syntax.call(syntax.name(bwd_name), [syntax.name(residual), syntax.name(g)])
+        out = [syntax.assign(targets, call)]
+        for param, grad in zip(params, grads):
+            atom = bound.get(param)
+            if atom is not None and self.varied(stmt, atom):
+                out += self.accumulate(atom.id, syntax.name(grad), state)
+        return out
+
+    def backward_subscript_write(self, stmt, target, state):
+        base, index = target.value.id, target.slice
+        out = []
+        if base in state:
+            dbase = self.namer.adjoint(base)
+            if self.varied(stmt, stmt.value):
+                contribution = syntax.quote_expr("_sg.item_adjoint(dx, i, v)", dx=dbase,
+                                                 i=syntax.index_value(index), v=stmt.value)
+                out += self.accumulate(stmt.value.id, contribution, state, owned=True)
+            out += self.own(base, state)
+            out += syntax.quote("dx[i] = 0.0", dx=dbase, i=index)
+        out.append(self.pop(base, gast.Subscript(value=syntax.name(base), slice=index,
+                                                 ctx=gast.Store())))
+        return out
+
+    def backward_if(self, stmt, state):
+        then_state, else_state = dict(state), dict(state)
+        then_code = self.backward_block(stmt.body, then_state)
+        else_code = self.backward_block(stmt.orelse, else_state)
+        for name in sorted(set(then_state) | set(else_state)):
+            if name not in then_state:
+                then_code += self.materialize(name, then_state)
+            if name not in else_state:
+                else_code += self.materialize(name, else_state)
+        state.clear()
+        for name in then_state:
+            both_owned = then_state[name] == OWNED and else_state[name] == OWNED
+            state[name] = OWNED if both_owned else SHARED
+        if not then_code and not else_code:
+            return []
+        return [gast.If(test=stmt.test, body=then_code or [gast.Pass()], orelse=else_code)]
+
+    def backward_loop(self, stmt, state):
+        body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body
+        before = []
+        for _ in range(4):  # reach a state that holds at the top of every iteration
+            trial = dict(state)
+            self.loop_depth += 1
+            self.backward_iteration(stmt, body, trial, probe=True)
+            self.loop_depth -= 1
+            new = [n for n in trial if n not in state]
+            if not new:
+                break
+            for name in sorted(new):
+                before += self.materialize(name, state)
+        entry = dict(state)
+        self.loop_depth += 1
+        code = self.backward_iteration(stmt, body, state, probe=False)
+        self.loop_depth -= 1
+        for name in sorted(entry):
+            if name not in state:
+                code += self.materialize(name, state)
+            elif entry[name] == OWNED and state[name] == SHARED:
+                code += self.own(name, state)
+        loop = self.reversed_loop(stmt, code)
+        after = []
+        counter = self.loop_counter(stmt)
+        if counter and self.loop_depth > 0:
+            after.append(self.pop(counter))
+        if isinstance(stmt, gast.For) and not _is_range(stmt.iter) \
+                and self.target_defined_outside(stmt):
+            after.append(self.pop(stmt.target.id))
+        return before + [loop] + after
+
+    def backward_iteration(self, stmt, body, state, probe):
+        code = self.backward_block(body, state)
+        if isinstance(stmt, gast.For) and not _is_range(stmt.iter):
+            target = stmt.target.id
+            tail = []
+            if target in state and self.is_active(stmt, target) \
+                    and self.varied(stmt, stmt.iter):
+                index = syntax.name(self._reverse_index(stmt))
+                tail += self.add_at(stmt.iter.id, index, syntax.name(self.namer.adjoint(target)),
+                                    state)
+            state.pop(target, None)
+            code = [self.pop(target)] + code + tail
+        return code
+
+    def _reverse_index(self, stmt):
+        if not hasattr(stmt, "_srcgrad_index"):
+            stmt._srcgrad_index = self.namer.fresh("i")
+        return stmt._srcgrad_index
+
+    def reversed_loop(self, stmt, code):
+        code = code or [gast.Pass()]
+        counter = self.loop_counter(stmt)
+        if isinstance(stmt, gast.For) and _is_range(stmt.iter):
+            iterable = stmt.iter if counter is None else syntax.quote_expr(
+                "r[:n]", r=stmt.iter, n=counter)
+            header = syntax.quote_expr("reversed(r)", r=iterable)
+            return gast.For(target=syntax.clone(stmt.target), iter=header, body=code,
+                            orelse=[], type_comment=None)
+        index = getattr(stmt, "_srcgrad_index", None)
+        uses_index = any(isinstance(n, gast.Name) and n.id == index
+                         for s in code for n in gast.walk(s))
+        if uses_index:
+            loop = syntax.quote("for i in reversed(range(n)):\n    pass",
+                                i=stmt._srcgrad_index, n=counter)[0]
+        else:
+            loop = syntax.quote("for _ in range(n):\n    pass", n=counter)[0]
+        loop.body = code
+        return loop
+
+    # -- adjoint bookkeeping ---------------------------------------------------------------
+    def accumulate(self, var, contribution, state, owned=None):
+        """``dvar = contribution`` the first time, ``dvar += contribution`` after."""
+        adjoint = self.namer.adjoint(var)
+        if owned is None:
+            owned = isinstance(contribution, (gast.BinOp, gast.UnaryOp))
+        if var not in state:
+            state[var] = OWNED if owned else SHARED
+            return [syntax.assign(adjoint, contribution)]
+        if state[var] == OWNED:
+            return syntax.quote("d += c", d=adjoint, c=contribution)
+        state[var] = OWNED
+        return syntax.quote("d = d + c", d=adjoint, c=contribution)
+
+    def add_at(self, var, index, contribution, state):
+        """``dvar[index] += contribution`` into a buffer this function owns."""
+        out = self.own(var, state)
+        out += syntax.quote("_sg.add_at(d, i, c)", d=self.namer.adjoint(var),
+                            i=syntax.index_value(index), c=contribution)
+        return out
+
+    def own(self, var, state):
+        adjoint = self.namer.adjoint(var)
+        if var not in state:
+            return self.materialize(var, state)
+        if state[var] == SHARED:
+            state[var] = OWNED
+            return syntax.quote("d = _sg.snapshot(d)", d=adjoint)
+        return []
+
+    def materialize(self, var, state):
+        state[var] = OWNED
+        return syntax.quote("d = _sg.zeros_like(x)", d=self.namer.adjoint(var), x=var)
+
+
+def _is_range(expr):
+    return isinstance(expr, gast.Call) and isinstance(expr.func, gast.Name) \
+        and expr.func.id == "range"
+
+
+def _is_loop_exit(stmt):
+    return (isinstance(stmt, gast.If) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], gast.Break) and not stmt.orelse)
+
+
+def _has_exit(stmt):
+    return bool(stmt.body) and _is_loop_exit(stmt.body[-1])

@@ -1,0 +1,78 @@
+"""Expand a rule-table row into adjoint statements at one call site.
+
+Before: ``_mul = x * w`` with the row ``np.multiply: ("y", "x")`` and cotangent ``d_mul``.
+After::
+
+    dx = _sg.unbroadcast(d_mul * w, x)
+    dw = _sg.unbroadcast(d_mul * x, w)
+
+Broadcasting is handled here, in one place: a contribution is summed back to its
+operand's shape unless every other operand is a literal scalar.
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.errors import TransformError
+from srcgrad.rules import REGISTRY
+from srcgrad.syntax import gast
+
+
+class RuleExpander:
+    def __init__(self, mode):
+        self.mode = mode
+        self._grad_names = {}
+
+    def rule_for(self, func):
+        return REGISTRY.lookup(func)
+
+    def bind(self, stmt, rule, args, keywords):
+        try:
+            bound = rule.bind(args, keywords)
+        except TypeError as exc:
+            raise self.mode.parsed.error(str(exc), stmt) from None
+        values = {}
+        for param in rule.params:
+            if param in bound:
+                values[param] = bound[param]
+            elif param in rule.defaults:
+                values[param] = syntax.quote_expr(rule.defaults[param])
+            else:
+                raise self.mode.parsed.error(
+                    f"{rule.name} is missing its argument `{param}`", stmt)
+        return values
+
+    def expand(self, stmt, rule, args, keywords, g, target, state):
+        values = self.bind(stmt, rule, args, keywords)
+        out = []
+        for param, template in rule.adjoints.items():
+            atom = values.get(param)
+            if not (isinstance(atom, gast.Name) and self.mode.varied(stmt, atom)):
+                continue
+            if rule.broadcasts and self._may_broadcast(rule, values, param):
+                template = f"_sg.unbroadcast({template}, {param})"
+            contribution = syntax.quote_expr(template, g=syntax.name(g),
+                                             ans=syntax.name(target), **values)
+            out += self.mode.accumulate(atom.id, contribution, state)
+        return out
+
+    @staticmethod
+    def _may_broadcast(rule, values, param):
+        others = [values[p] for p in rule.params if p != param and p in values]
+        return not all(isinstance(o, gast.Constant) and isinstance(o.value, (int, float))
+                       for o in others)
+
+    def bind_user_call(self, stmt, info, params):
+        """Map a user function's parameter names to the call's argument atoms."""
+        bound = dict(zip(params, info.args))
+        for key, value in info.keywords:
+            if key not in params:
+                raise TransformError(f"{info.name}() got an unexpected keyword argument {key!r}")
+            bound[key] = value
+        return bound
+
+    def grad_name(self, stmt, param, callee):
+        key = (id(stmt), param)
+        if key not in self._grad_names:
+            self._grad_names[key] = self.mode.namer.fresh(f"d{param}_{callee}")
+        return self._grad_names[key]

@@ -1,0 +1,31 @@
+"""Normalization: rewrite the user's function into the small core language the modes read.
+
+Passes run in order (each in its own module, one rewrite each):
+``desugar`` -> ``control_flow`` -> ``anf``. The result uses only: ``name = simple_expr``,
+``name[index] = atom``, bare calls, ``if name:``, ``for name in atom:``, ``while name:``,
+a trailing ``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
+"""
+
+from srcgrad.syntax import gast
+
+
+def map_blocks(body, rewrite):
+    """Apply ``rewrite(stmt) -> [stmts]`` to every statement, inner blocks first."""
+    out = []
+    for stmt in body:
+        for field in ("body", "orelse"):
+            if isinstance(getattr(stmt, field, None), list) and not isinstance(stmt, gast.Raise):
+                setattr(stmt, field, map_blocks(getattr(stmt, field), rewrite))
+        out.extend(rewrite(stmt))
+    return out
+
+
+def normalize_function(parsed, namer):
+    """Run every normalization pass over ``parsed.node`` (in place) and return it."""
+    from srcgrad.normalize import anf, control_flow, desugar
+
+    node = parsed.node
+    node.body = desugar.desugar(node.body, namer)
+    node.body = control_flow.to_single_exit(node.body, namer)
+    node.body = anf.to_anf(node.body, namer)
+    return node

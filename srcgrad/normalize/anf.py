@@ -1,0 +1,294 @@
+"""A-normal form: one operation per assignment, every operand a name or a literal.
+
+Before::
+
+    y = np.tanh(h * w + c) if h > 0 else -h
+    while np.abs(x) > 1e-3:
+        x = x / 2
+
+After::
+
+    _cmp = h > 0
+    if _cmp:
+        _mul = h * w
+        _add = _mul + c
+        y = np.tanh(_add)
+    else:
+        y = -h
+    _cond = np.abs(x)
+    _cond_1 = _cond > 0.001           # (names illustrative)
+    while _cond_1:
+        x = x / 2
+        ...recompute _cond_1...
+
+``and``/``or`` and ternaries become ``if`` statements (keeping short-circuit semantics),
+chained comparisons become ``and``, and a target never appears in its own right-hand side
+(``x = x * w`` becomes ``_mul = x * w; x = _mul``), which the reverse mode relies on.
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+BINOP_NAMES = {
+    gast.Add: "add", gast.Sub: "sub", gast.Mult: "mul", gast.Div: "div", gast.Pow: "pow",
+    gast.MatMult: "matmul", gast.FloorDiv: "floordiv", gast.Mod: "mod",
+    gast.BitAnd: "and", gast.BitOr: "or", gast.BitXor: "xor",
+    gast.LShift: "lshift", gast.RShift: "rshift",
+}
+UNARY_NAMES = {gast.USub: "neg", gast.UAdd: "pos", gast.Not: "not", gast.Invert: "invert"}
+
+
+def to_anf(body, namer):
+    return _Flattener(namer).block(body)
+
+
+class _Flattener:
+    def __init__(self, namer):
+        self.namer = namer
+
+    # -- statements -------------------------------------------------------------------
+    def block(self, body):
+        out = []
+        for stmt in body:
+            new = self.statement(stmt)
+            syntax.set_line(new, stmt.lineno)
+            out.extend(new)
+        return out
+
+    def statement(self, stmt):
+        if isinstance(stmt, gast.Assign):
+            return self.assign(stmt.targets[0], stmt.value)
+        if isinstance(stmt, gast.Expr):
+            pre, value = self.simple(stmt.value)
+            return pre + [gast.Expr(value=value)]
+        if isinstance(stmt, gast.Return):
+            if stmt.value is None:
+                return [gast.Return(value=syntax.const(None))]
+            pre, value = self.atom(stmt.value, "result")
+            return pre + [gast.Return(value=value)]
+        if isinstance(stmt, gast.If):
+            pre, test = self.condition(stmt.test)
+            return pre + [gast.If(test=test, body=self.block(stmt.body),
+                                  orelse=self.block(stmt.orelse))]
+        if isinstance(stmt, gast.While):
+            return self.while_loop(stmt)
+        if isinstance(stmt, gast.For):
+            return self.for_loop(stmt)
+        if isinstance(stmt, (gast.Break, gast.Continue, gast.Raise)):
+            return [stmt]
+        raise NotImplementedError(type(stmt).__name__)  # the fence stops anything else
+
+    def assign(self, target, value):
+        if isinstance(target, gast.Subscript):
+            pre, base = self.atom(target.value, "base")
+            index_pre, index = self.index(target.slice)
+            value_pre, value = self.atom(value, "value")
+            store = gast.Subscript(value=base, slice=index, ctx=gast.Store())
+            return pre + index_pre + value_pre + [syntax.assign(store, value)]
+        pre, expr = self.simple(value, preferred=target.id)
+        if target.id in syntax.loaded_names(expr) and not syntax.is_atom(expr):
+            temp = self.namer.temp(_operation_name(expr))
+            return pre + [syntax.assign(temp, expr), syntax.assign(target.id, syntax.name(temp))]
+        return pre + [syntax.assign(target.id, expr)]
+
+    def condition(self, test):
+        pre, expr = self.simple(test)
+        if isinstance(expr, gast.Name):
+            return pre, expr
+        temp = self.namer.temp("cond")
+        return pre + [syntax.assign(temp, expr)], syntax.name(temp)
+
+    def while_loop(self, stmt):
+        pre, test = self.condition(stmt.test)
+        recompute = [syntax.clone(s) for s in pre]
+        if not pre:  # the test is a plain name already: nothing to recompute
+            recompute = []
+        body = self.block(stmt.body)
+        if body and _is_loop_exit(body[-1]):
+            body = body[:-1] + recompute + body[-1:]
+        else:
+            body = body + recompute
+        return pre + [gast.While(test=test, body=body, orelse=self.block(stmt.orelse))]
+
+    def for_loop(self, stmt):
+        if _is_range_call(stmt.iter):
+            pre, iterable = self.call(stmt.iter)  # kept visible: the reverse mode reverses it
+        else:
+            pre, iterable = self.atom(stmt.iter, "iterable")
+        body = self.block(stmt.body)
+        target = stmt.target
+        if not isinstance(target, gast.Name):
+            holder = self.namer.temp("item")
+            unpack = self.block([syntax.assign(target, syntax.name(holder))])
+            from srcgrad.normalize.desugar import desugar
+            unpack = self.block(desugar(unpack, self.namer))
+            target, body = syntax.name(holder, store=True), unpack + body
+        return pre + [gast.For(target=target, iter=iterable, body=body,
+                               orelse=self.block(stmt.orelse), type_comment=None)]
+
+    # -- expressions ------------------------------------------------------------------
+    def atom(self, expr, hint="value"):
+        """Statements computing ``expr`` and a name or literal holding its value."""
+        if syntax.is_atom(expr):
+            return [], expr
+        pre, simple = self.simple(expr)
+        if syntax.is_atom(simple):
+            return pre, simple
+        temp = self.namer.temp(_operation_name(simple) or hint)
+        return pre + [syntax.assign(temp, simple)], syntax.name(temp)
+
+    def atoms(self, exprs):
+        pre, out = [], []
+        for expr in exprs:
+            p, a = self.atom(expr)
+            pre += p
+            out.append(a)
+        return pre, out
+
+    def simple(self, expr, preferred=None):
+        """Statements and ONE operation on atoms equal to ``expr``."""
+        if syntax.is_atom(expr) or isinstance(expr, gast.JoinedStr):
+            return [], expr
+        if isinstance(expr, gast.BinOp):
+            pre, (left, right) = self.atoms([expr.left, expr.right])
+            return pre, gast.BinOp(left=left, op=expr.op, right=right)
+        if isinstance(expr, gast.UnaryOp):
+            pre, operand = self.atom(expr.operand)
+            if isinstance(expr.op, gast.UAdd):
+                return pre, operand
+            return pre, gast.UnaryOp(op=expr.op, operand=operand)
+        if isinstance(expr, gast.Compare):
+            return self.compare(expr)
+        if isinstance(expr, gast.BoolOp):
+            return self.bool_op(expr, preferred)
+        if isinstance(expr, gast.IfExp):
+            return self.if_exp(expr, preferred)
+        if isinstance(expr, gast.Call):
+            return self.call(expr)
+        if isinstance(expr, gast.Subscript):
+            pre, base = self.atom(expr.value, "base")
+            index_pre, index = self.index(expr.slice)
+            return pre + index_pre, gast.Subscript(value=base, slice=index, ctx=gast.Load())
+        if isinstance(expr, gast.Attribute):
+            if syntax.dotted_name(expr):
+                return [], expr
+            pre, base = self.atom(expr.value, "base")
+            return pre, gast.Attribute(value=base, attr=expr.attr, ctx=gast.Load())
+        if isinstance(expr, (gast.Tuple, gast.List)):
+            pre, elts = self.atoms(expr.elts)
+            return pre, type(expr)(elts=elts, ctx=gast.Load())
+        raise NotImplementedError(type(expr).__name__)  # the fence stops anything else
+
+    def call(self, expr):
+        pre = []
+        func = expr.func
+        if not (isinstance(func, gast.Name) or syntax.dotted_name(func)):
+            if isinstance(func, gast.Attribute):
+                pre, base = self.atom(func.value, "base")
+                func = gast.Attribute(value=base, attr=func.attr, ctx=gast.Load())
+            else:
+                pre, func = self.atom(func, "func")
+        args_pre, args = self.atoms(expr.args)
+        keywords = []
+        for kw in expr.keywords:
+            kw_pre, value = self.atom(kw.value)
+            args_pre += kw_pre
+            keywords.append(gast.keyword(arg=kw.arg, value=value))
+        return pre + args_pre, gast.Call(func=func, args=args, keywords=keywords)
+
+    def index(self, index):
+        if isinstance(index, gast.Tuple):
+            pre, parts = [], []
+            for elt in index.elts:
+                p, part = self.index_part(elt)
+                pre += p
+                parts.append(part)
+            return pre, gast.Tuple(elts=parts, ctx=gast.Load())
+        return self.index_part(index)
+
+    def index_part(self, part):
+        if isinstance(part, gast.Slice):
+            pre, bounds = [], []
+            for bound in (part.lower, part.upper, part.step):
+                if bound is None:
+                    bounds.append(None)
+                    continue
+                p, a = self.atom(bound, "bound")
+                pre += p
+                bounds.append(a)
+            return pre, gast.Slice(lower=bounds[0], upper=bounds[1], step=bounds[2])
+        return self.atom(part, "index")
+
+    def compare(self, expr):
+        if len(expr.ops) == 1:
+            pre, (left, right) = self.atoms([expr.left, expr.comparators[0]])
+            return pre, gast.Compare(left=left, ops=expr.ops, comparators=[right])
+        # a < b < c  ->  a < b and b < c, evaluating b once.
+        pre, operands = self.atoms([expr.left] + expr.comparators)
+        pairs = [gast.Compare(left=operands[i], ops=[op], comparators=[operands[i + 1]])
+                 for i, op in enumerate(expr.ops)]
+        more, simple = self.bool_op(gast.BoolOp(op=gast.And(), values=pairs), None)
+        return pre + more, simple
+
+    def bool_op(self, expr, preferred):
+        """``a and b`` -> ``t = a; if t: t = b`` (``or``: ``if not t``)."""
+        result = self.namer.temp("and" if isinstance(expr.op, gast.And) else "or")
+        pre, first = self.simple(expr.values[0])
+        out = pre + [syntax.assign(result, first)]
+        rest = expr.values[1:]
+        if rest:
+            tail = rest[0] if len(rest) == 1 else gast.BoolOp(op=expr.op, values=rest)
+            tail_pre, tail_value = self.simple(tail)
+            branch = tail_pre + [syntax.assign(result, tail_value)]
+            if isinstance(expr.op, gast.And):
+                out.append(gast.If(test=syntax.name(result), body=branch, orelse=[]))
+            else:
+                negated = self.namer.temp("not")
+                out.append(syntax.assign(negated, gast.UnaryOp(op=gast.Not(),
+                                                               operand=syntax.name(result))))
+                out.append(gast.If(test=syntax.name(negated), body=branch, orelse=[]))
+        return out, syntax.name(result)
+
+    def if_exp(self, expr, preferred):
+        result = self.namer.temp("choice")
+        pre, test = self.condition(expr.test)
+        body_pre, body = self.simple(expr.body)
+        else_pre, orelse = self.simple(expr.orelse)
+        branch = gast.If(test=test, body=body_pre + [syntax.assign(result, body)],
+                         orelse=else_pre + [syntax.assign(result, orelse)])
+        return pre + [branch], syntax.name(result)
+
+
+def _is_range_call(expr):
+    return (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Name)
+            and expr.func.id == "range" and not expr.keywords)
+
+
+def _is_loop_exit(stmt):
+    """The ``if stop_loop: break`` that ``control_flow`` puts at the end of a loop body."""
+    return (isinstance(stmt, gast.If) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], gast.Break) and not stmt.orelse)
+
+
+def _operation_name(expr):
+    if isinstance(expr, gast.BinOp):
+        return BINOP_NAMES.get(type(expr.op), "binop")
+    if isinstance(expr, gast.UnaryOp):
+        return UNARY_NAMES.get(type(expr.op), "unary")
+    if isinstance(expr, gast.Compare):
+        return "cmp"
+    if isinstance(expr, gast.Call):
+        func = expr.func
+        return func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", "call")
+    if isinstance(expr, gast.Subscript):
+        base = expr.value.id if isinstance(expr.value, gast.Name) else "item"
+        return base.lstrip("_") + "_item"
+    if isinstance(expr, gast.Attribute):
+        return expr.attr
+    if isinstance(expr, gast.Tuple):
+        return "tuple"
+    if isinstance(expr, gast.List):
+        return "list"
+    return None

@@ -1,0 +1,108 @@
+"""Desugar statements into simpler statements of the same meaning.
+
+Before::
+
+    x += y             a = b = f(x)         p, q = q, p         assert x > 0, "neg"
+After::
+
+    x = x + y          _value = f(x)        _tuple = (q, p)     if not x > 0:
+                       a = _value           p = _tuple[0]           raise AssertionError("neg")
+                       b = _value           q = _tuple[1]
+
+Also: annotated assignments lose their annotation, docstrings and ``pass`` vanish, and
+``del name`` (the fence has checked that the name is not read again) is dropped.
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.normalize import map_blocks
+from srcgrad.syntax import gast
+
+
+def desugar(body, namer):
+    def rewrite(stmt):
+        out = _desugar_stmt(stmt, namer)
+        syntax.set_line(out, stmt.lineno)
+        return out
+
+    return map_blocks(body, rewrite)
+
+
+def _desugar_stmt(stmt, namer):
+    if isinstance(stmt, gast.AnnAssign):
+        if stmt.value is None:
+            return []
+        return _desugar_stmt(syntax.assign(stmt.target, stmt.value), namer)
+    if isinstance(stmt, gast.AugAssign):
+        return _desugar_augassign(stmt, namer)
+    if isinstance(stmt, gast.Assign):
+        return _desugar_assign(stmt.targets, stmt.value, namer)
+    if isinstance(stmt, gast.Assert):
+        message = [stmt.msg] if stmt.msg is not None else []
+        fail = gast.Raise(exc=syntax.call("AssertionError", message), cause=None)
+        test = gast.UnaryOp(op=gast.Not(), operand=stmt.test)
+        return [gast.If(test=test, body=[fail], orelse=[])]
+    if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
+        return []
+    if isinstance(stmt, (gast.Pass, gast.Delete)):
+        return []
+    return [stmt]
+
+
+def _desugar_augassign(stmt, namer):
+    target = stmt.target
+    if isinstance(target, gast.Name):
+        value = gast.BinOp(left=syntax.name(target.id), op=stmt.op, right=stmt.value)
+        return [syntax.assign(target.id, value)]
+    # x[i] += v: evaluate the index once.
+    prelude = []
+    index = target.slice
+    if not _is_simple_index(index):
+        index_name = namer.temp("index")
+        prelude.append(syntax.assign(index_name, index))
+        index = syntax.name(index_name)
+    load = gast.Subscript(value=syntax.clone(target.value), slice=syntax.clone(index),
+                          ctx=gast.Load())
+    store = gast.Subscript(value=target.value, slice=index, ctx=gast.Store())
+    value = gast.BinOp(left=load, op=stmt.op, right=stmt.value)
+    return prelude + [syntax.assign(store, value)]
+
+
+def _is_simple_index(index):
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    for part in parts:
+        if isinstance(part, gast.Slice):
+            if not all(p is None or syntax.is_atom(p) for p in (part.lower, part.upper, part.step)):
+                return False
+        elif not syntax.is_atom(part):
+            return False
+    return True
+
+
+def _desugar_assign(targets, value, namer):
+    if len(targets) == 1 and not isinstance(targets[0], (gast.Tuple, gast.List)):
+        return [syntax.assign(targets[0], value)]
+    if len(targets) == 1 and isinstance(value, (gast.Tuple, gast.List)) \
+            and len(value.elts) == len(targets[0].elts) and not _reads_any(value, targets[0]):
+        # p, q = a, b with no overlap: assign element by element.
+        out = []
+        for target, elt in zip(targets[0].elts, value.elts):
+            out.extend(_desugar_assign([target], elt, namer))
+        return out
+    holder = namer.temp("tuple" if isinstance(value, (gast.Tuple, gast.List)) else "value")
+    out = [syntax.assign(holder, value)]
+    for target in targets:
+        if isinstance(target, (gast.Tuple, gast.List)):
+            for i, elt in enumerate(target.elts):
+                item = gast.Subscript(value=syntax.name(holder), slice=syntax.const(i),
+                                      ctx=gast.Load())
+                out.extend(_desugar_assign([elt], item, namer))
+        else:
+            out.append(syntax.assign(target, syntax.name(holder)))
+    return out
+
+
+def _reads_any(value, targets):
+    stored = set(syntax.names_in(targets))
+    return bool(stored & set(syntax.loaded_names(value)))

@@ -1,0 +1,79 @@
+"""Copy propagation in straight-line runs of the backward sweep.
+
+Before::                      After::
+
+    d_mul = dy                    dx = dy * np.cos(x)
+    dx = d_mul * np.cos(x)
+
+A copy ``a = b`` (both names) is folded into the next statements of the same block that
+read ``a``, provided neither name is reassigned in between and ``a`` is read nowhere
+else; the copy itself is then dead.
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.analysis.cfg import statement_defs_uses
+from srcgrad.syntax import gast
+
+
+def propagate_copies(body, reads=None):
+    reads = _read_counts(body) if reads is None else reads
+    changed = False
+    for stmt in body:
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and isinstance(stmt, gast.stmt):
+                new, inner_changed = propagate_copies(inner, reads)
+                setattr(stmt, field, new)
+                changed |= inner_changed
+    out = list(body)
+    i = 0
+    while i < len(out):
+        stmt = out[i]
+        if _is_copy(stmt):
+            target, source = stmt.targets[0].id, stmt.value.id
+            j = _single_reader(out, i, target, source, reads)
+            if j is not None:
+                syntax.replace_names(out[j], {target: source})
+                del out[i]
+                reads[target] = 0
+                reads[source] = reads.get(source, 0) + 1
+                changed = True
+                continue
+        i += 1
+    return out, changed
+
+
+def _is_copy(stmt):
+    return (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+            and isinstance(stmt.value, gast.Name) and getattr(stmt, "saved", None) is None)
+
+
+def _read_counts(body):
+    counts = {}
+    for stmt in body:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+                counts[node.id] = counts.get(node.id, 0) + 1
+    return counts
+
+
+def _single_reader(body, i, target, source, reads):
+    """Index of the one later simple statement reading ``target``, if folding is safe."""
+    if reads.get(target, 0) != 1:
+        return None
+    for j in range(i + 1, len(body)):
+        stmt = body[j]
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            return None
+        defs, uses = statement_defs_uses(stmt)
+        if target in uses:
+            if isinstance(stmt, gast.AugAssign) or source in defs and target in defs:
+                return None
+            if isinstance(stmt, gast.Assign) and not isinstance(stmt.targets[0], gast.Name):
+                return None
+            return j
+        if target in defs or source in defs:
+            return None
+    return None

@@ -1,0 +1,70 @@
+"""Dead code elimination: drop side-effect-free assignments whose results are never read.
+
+Before::                               After::
+
+    dx_h, dy_h = h_backward(s, d)          dx_h, dy_h = h_backward(s, d)
+    _unused = dy_h * 2                     dx = dx_h
+    dx = dx_h
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.analysis.cfg import CFG
+from srcgrad.analysis.dataflow import live_names
+from srcgrad.syntax import gast
+
+PURE_CALL_ROOTS = {"np", "math", "_sg"}
+IMPURE_HELPERS = {"add_at"}
+
+
+def eliminate_dead_code(body, live_out):
+    cfg = CFG([], body)
+    live_after = live_names(cfg, live_out)
+    changed = False
+
+    def keep(stmt):
+        nonlocal changed
+        node = cfg.by_stmt.get(id(stmt))
+        if node is None or not isinstance(stmt, gast.Assign) or getattr(stmt, "saved", None):
+            return True
+        targets = node.defs
+        if not targets or targets & live_after[node] or not _is_pure(stmt.value):
+            return True
+        if not all(isinstance(t, (gast.Name, gast.Tuple)) for t in stmt.targets):
+            return True
+        changed = True
+        return False
+
+    return _filter(body, keep), changed
+
+
+def _filter(body, keep):
+    out = []
+    for stmt in body:
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and isinstance(stmt, gast.stmt):
+                new = _filter(inner, keep)
+                setattr(stmt, field, new or ([gast.Pass()] if field == "body" else []))
+        if keep(stmt):
+            out.append(stmt)
+    return out
+
+
+def _is_pure(expr):
+    for node in gast.walk(expr):
+        if isinstance(node, gast.Call):
+            func = node.func
+            root = func
+            while isinstance(root, gast.Attribute):
+                root = root.value
+            if not (isinstance(root, gast.Name) and root.id in PURE_CALL_ROOTS):
+                return False
+            if isinstance(func, gast.Attribute) and func.attr in IMPURE_HELPERS:
+                return False
+            if isinstance(func, gast.Attribute) and func.attr == "pop":
+                return False
+            if "random" in (syntax.dotted_name(func) or ""):
+                return False
+    return True

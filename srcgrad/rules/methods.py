@@ -1,0 +1,21 @@
+"""Array methods map onto the NumPy rows that share their semantics.
+
+``x.sum(axis=0)`` is differentiated as ``np.sum(x, axis=0)``; a method that takes its
+shape as separate arguments (``x.reshape(3, 4)``) packs them into the named parameter.
+"""
+
+import numpy as np
+
+# method name -> (numpy function, parameter that collects extra positional arguments)
+ARRAY_METHODS = {
+    "sum": (np.sum, None), "mean": (np.mean, None), "prod": (np.prod, None),
+    "max": (np.max, None), "min": (np.min, None), "dot": (np.dot, None),
+    "ravel": (np.ravel, None), "flatten": (np.ravel, None), "copy": (np.copy, None),
+    "squeeze": (np.squeeze, None), "cumsum": (np.cumsum, None), "clip": (np.clip, None),
+    "reshape": (np.reshape, "shape"), "transpose": (np.transpose, "axes"),
+    "swapaxes": (np.swapaxes, None), "trace": (np.trace, None), "repeat": (np.repeat, None),
+}
+NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all", "tolist",
+                   "__len__", "count", "index", "keys"}
+# Attributes that are linear functions of the array.
+ARRAY_ATTRIBUTES = {"T": "np.transpose(g)", "real": "g", "flat": None}

@@ -1,0 +1,181 @@
+"""The rule table: the single source of derivative knowledge, shared by every mode.
+
+A row is a ``Rule``: the function's parameters (to bind a call's arguments) and, per
+differentiable parameter, a *partial* (elementwise rows: ``np.sin`` -> ``"np.cos(x)"``) or
+a full *adjoint* template (``g`` is the incoming cotangent, ``ans`` the output). Helpers
+named by the math fill the table:
+
+    defelementwise(np.sin, "np.cos(x)")              # one row, both modes
+    deflinear(np.reshape, "x, newshape", "np.reshape(g, np.shape(x))")
+    defadjoint(np.dot, "a, b", a="_sg.dot_adjoint_a(g, a, b)", b=..., tangent=...)
+    defnondiff(np.floor, np.argmax, ...)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "__class__"}
+
+
+@dataclasses.dataclass
+class Rule:
+    name: str
+    params: tuple
+    defaults: dict
+    adjoints: dict          # param -> reverse template producing its cotangent contribution
+    tangent: object = None  # forward template, or a dict param -> tangent term
+    broadcasts: bool = False  # contributions must be summed back to each operand's shape
+    linear_in: tuple = ()   # for linear rules: the linear parameter(s)
+
+    def bind(self, args, keywords):
+        """Map call arguments (atoms) and keywords to this rule's parameters."""
+        bound = {}
+        for param, arg in zip(self.params, args):
+            bound[param] = arg
+        if len(args) > len(self.params):
+            raise TypeError(f"{self.name} takes at most {len(self.params)} positional arguments")
+        for key, value in keywords:
+            if key not in self.params:
+                raise TypeError(f"{self.name} got an unexpected keyword argument {key!r}")
+            bound[key] = value
+        return bound
+
+
+class Registry:
+    def __init__(self):
+        self._rules = {}
+        self._nondiff = {}
+        self._by_name = {}
+
+    def add(self, func, rule):
+        self._rules[_key(func)] = rule
+        self._by_name[rule.name] = rule
+
+    def add_nondiff(self, func, name):
+        self._nondiff[_key(func)] = name
+
+    def lookup(self, func):
+        return self._rules.get(_key(func))
+
+    def is_nondiff(self, func):
+        return _key(func) in self._nondiff
+
+    def knows(self, func):
+        key = _key(func)
+        return key in self._rules or key in self._nondiff
+
+    def rows(self):
+        return dict(self._by_name)
+
+    def nondiff_names(self):
+        return sorted(set(self._nondiff.values()))
+
+
+def _key(func):
+    try:
+        hash(func)
+        return func
+    except TypeError:
+        return id(func)
+
+
+REGISTRY = Registry()
+
+
+def qualified_name(func):
+    module = getattr(func, "__module__", None) or ""
+    if isinstance(func, type(abs)) and module == "builtins":
+        return f"builtins.{func.__name__}"
+    name = getattr(func, "__name__", repr(func))
+    if module.startswith("numpy") or type(func).__name__ == "ufunc":
+        module = _public_numpy_module(func, name)
+    return f"{module}.{name}" if module else name
+
+
+def _public_numpy_module(func, name):
+    import numpy as np
+
+    for module_name, module in (("numpy", np), ("numpy.linalg", np.linalg), ("numpy.fft", np.fft)):
+        if getattr(module, name, None) is func:
+            return module_name
+    return getattr(func, "__module__", "numpy") or "numpy"
+
+
+def _params(spec):
+    params, defaults = [], {}
+    for part in [p.strip() for p in spec.split(",") if p.strip()]:
+        if "=" in part:
+            key, value = part.split("=", 1)
+            params.append(key.strip())
+            defaults[key.strip()] = value.strip()
+        else:
+            params.append(part)
+    return tuple(params), defaults
+
+
+def _times_g(partial):
+    """``g * partial`` with the trivial cases written as a person would."""
+    partial = partial.strip()
+    if partial == "1":
+        return "g"
+    if partial == "-1":
+        return "-g"
+    return f"g * ({partial})" if _needs_parens(partial) else f"g * {partial}"
+
+
+def _needs_parens(expr):
+    depth = 0
+    for ch in expr:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and ch in "+-" and expr.index(ch) > 0:
+            return True
+        if depth == 0 and ch == "/":
+            return True
+    return False
+
+
+def defelementwise(func, *partials, params=None, name=None, registry=REGISTRY):
+    """An elementwise function: one partial derivative per input, in terms of its
+    parameters (``x``, ``y``...) and ``ans``. Serves reverse (``g * partial``, summed
+    back to the operand's shape) and forward (``x_dot * partial``) mode."""
+    names = params or ("x", "y", "z")[: len(partials)]
+    spec = ", ".join(names) if isinstance(names, tuple) else names
+    param_names, defaults = _params(spec)
+    adjoints, tangent = {}, {}
+    for param, partial in zip(param_names, partials):
+        if partial is None:
+            continue
+        adjoints[param] = _times_g(partial)
+        tangent[param] = partial
+    rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, tangent,
+                broadcasts=len(partials) > 1)
+    registry.add(func, rule)
+    return rule
+
+
+def deflinear(func, spec, adjoint, linear_in="x", name=None, registry=REGISTRY):
+    """A function linear in ``linear_in``: its adjoint is a template in ``g`` and the
+    other parameters; its tangent is the same call applied to the tangent."""
+    param_names, defaults = _params(spec)
+    rule = Rule(name or qualified_name(func), param_names, defaults, {linear_in: adjoint},
+                tangent="linear", linear_in=(linear_in,))
+    registry.add(func, rule)
+    return rule
+
+
+def defadjoint(func, spec, tangent=None, name=None, broadcasts=False, registry=REGISTRY,
+               **adjoints):
+    """A full template rule: one adjoint template per differentiable parameter."""
+    param_names, defaults = _params(spec)
+    rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, tangent,
+                broadcasts=broadcasts)
+    registry.add(func, rule)
+    return rule
+
+
+def defnondiff(*funcs, registry=REGISTRY):
+    """Functions whose results carry no derivative (integers, booleans, shapes)."""
+    for func in funcs:
+        registry.add_nondiff(func, qualified_name(func))

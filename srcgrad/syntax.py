@@ -1,0 +1,212 @@
+"""The one module that builds, parses and prints gast nodes.
+
+Every other module goes through these helpers (and uses ``gast`` node classes only for
+``isinstance`` checks), so a gast API change touches this file alone.
+
+Code is mostly written as templates: ``quote("d{x} = g * np.cos(x)", x=...)`` parses a
+snippet and substitutes names, which keeps the compiler readable and the generated code
+looking like what a person would write.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+
+import gast
+
+__all__ = ["gast"]
+
+
+def parse(source):
+    """Parse module source into a gast tree."""
+    return gast.parse(source)
+
+
+def to_source(node):
+    """Print a gast tree (module, function, statement list or expression) as Python."""
+    if isinstance(node, list):
+        node = gast.Module(body=node, type_ignores=[])
+    tree = gast.gast_to_ast(node)
+    ast.fix_missing_locations(tree)
+    return ast.unparse(tree)
+
+
+def to_ast(node):
+    tree = gast.gast_to_ast(node)
+    ast.fix_missing_locations(tree)
+    return tree
+
+
+def name(identifier, store=False):
+    ctx = gast.Store() if store else gast.Load()
+    return gast.Name(id=identifier, ctx=ctx, annotation=None, type_comment=None)
+
+
+def param(identifier):
+    return gast.Name(id=identifier, ctx=gast.Param(), annotation=None, type_comment=None)
+
+
+def const(value):
+    return gast.Constant(value=value, kind=None)
+
+
+def assign(target, value):
+    """``target = value``; ``target`` is a name string or a store-context node."""
+    if isinstance(target, str):
+        target = name(target, store=True)
+    return gast.Assign(targets=[target], value=value, type_comment=None)
+
+
+def call(func, args=(), keywords=()):
+    if isinstance(func, str):
+        func = quote_expr(func)
+    kws = [gast.keyword(arg=k, value=v) for k, v in keywords]
+    return gast.Call(func=func, args=list(args), keywords=kws)
+
+
+def tuple_of(elts, store=False):
+    ctx = gast.Store() if store else gast.Load()
+    return gast.Tuple(elts=list(elts), ctx=ctx)
+
+
+def function_def(fname, params, body, defaults=(), docstring=None):
+    """A ``def`` with positional parameters ``params`` (strings)."""
+    args = gast.arguments(
+        args=[param(p) for p in params], posonlyargs=[], vararg=None, kwonlyargs=[],
+        kw_defaults=[], kwarg=None, defaults=list(defaults))
+    if docstring:
+        body = [gast.Expr(value=const(docstring))] + list(body)
+    return gast.FunctionDef(name=fname, args=args, body=list(body) or [gast.Pass()],
+                            decorator_list=[], returns=None, type_comment=None,
+                            type_params=[])
+
+
+def comment(text):
+    """A statement that prints as a ``# text`` line (see ``render``)."""
+    return gast.Expr(value=const(_COMMENT_TAG + text))
+
+
+_COMMENT_TAG = "#srcgrad-comment# "
+
+
+def is_comment(stmt):
+    return (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant)
+            and isinstance(stmt.value.value, str) and stmt.value.value.startswith(_COMMENT_TAG))
+
+
+def render(body):
+    """Print statements as source, turning comment markers into ``#`` lines."""
+    lines = []
+    for line in to_source(body).splitlines():
+        stripped = line.lstrip()
+        if stripped[:1] in "'\"" and _COMMENT_TAG in stripped:
+            text = ast.literal_eval(stripped)
+            if text.startswith(_COMMENT_TAG):
+                indent = line[: len(line) - len(stripped)]
+                lines.append(f"{indent}# {text[len(_COMMENT_TAG):]}")
+                continue
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_template(source, mode):
+    tree = gast.parse(source)
+    return tree.body if mode == "stmts" else tree.body[0].value
+
+
+def quote(source, **subs):
+    """Parse statements from ``source``, replacing names by ``subs`` (str or node)."""
+    body = copy.deepcopy(_parse_template(source, "stmts"))
+    return [replace_names(stmt, subs) for stmt in body] if subs else body
+
+
+def quote_expr(source, **subs):
+    expr = copy.deepcopy(_parse_template(source, "expr"))
+    return replace_names(expr, subs) if subs else expr
+
+
+def replace_names(node, subs):
+    """Replace every ``Name`` whose id is a key of ``subs`` (in place; returns node)."""
+    if isinstance(node, gast.Name) and node.id in subs:
+        return _substitute(node, subs[node.id])
+
+    for field, value in gast.iter_fields(node):
+        if isinstance(value, list):
+            setattr(node, field, [replace_names(v, subs) if isinstance(v, gast.AST) else v
+                                  for v in value])
+        elif isinstance(value, gast.AST):
+            setattr(node, field, replace_names(value, subs))
+    return node
+
+
+def _substitute(node, replacement):
+    if isinstance(replacement, str):
+        return gast.Name(id=replacement, ctx=node.ctx, annotation=None, type_comment=None)
+    new = copy.deepcopy(replacement)
+    if hasattr(new, "ctx"):
+        new.ctx = node.ctx
+    return new
+
+
+def names_in(node, ctx=None):
+    """Ids of the ``Name`` nodes under ``node`` (optionally only Load or Store ones)."""
+    found = []
+    for sub in gast.walk(node):
+        if isinstance(sub, gast.Name) and (ctx is None or isinstance(sub.ctx, ctx)):
+            found.append(sub.id)
+    return found
+
+
+def loaded_names(node):
+    return names_in(node, gast.Load)
+
+
+def is_atom(node):
+    """A name or a literal: what A-normal form allows as an operand."""
+    return isinstance(node, (gast.Name, gast.Constant))
+
+
+def set_line(nodes, lineno):
+    """Stamp ``lineno`` (the user's line) on statements that do not have one yet."""
+    for node in nodes if isinstance(nodes, list) else [nodes]:
+        for sub in gast.walk(node):
+            if isinstance(sub, gast.stmt) and getattr(sub, "lineno", None) is None:
+                sub.lineno = lineno
+    return nodes
+
+
+def line_of(node, default=None):
+    return getattr(node, "lineno", None) or default
+
+
+def clone(node):
+    return copy.deepcopy(node)
+
+
+def index_value(index):
+    """A subscript index as an ordinary expression (``1:3`` -> ``slice(1, 3)``), so it
+    can be passed to a function."""
+    if isinstance(index, gast.Slice):
+        bounds = [b if b is not None else const(None)
+                  for b in (index.lower, index.upper, index.step)]
+        if index.step is None:
+            bounds = bounds[:2]
+        return call("slice", bounds)
+    if isinstance(index, gast.Tuple):
+        return gast.Tuple(elts=[index_value(e) for e in index.elts], ctx=gast.Load())
+    return index
+
+
+def dotted_name(node):
+    """``np.linalg.inv`` for an Attribute chain rooted at a Name, else None."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, gast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None

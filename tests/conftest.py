@@ -1,0 +1,43 @@
+"""Shared test helpers: independent oracles (finite differences, directional checks)."""
+
+import numpy as np
+import pytest
+
+
+def numeric_grad(f, args, index, eps=1e-6):
+    """Central finite differences of scalar ``f`` w.r.t. ``args[index]``."""
+    args = list(args)
+    x = args[index]
+    if np.ndim(x) == 0:
+        plus, minus = list(args), list(args)
+        plus[index], minus[index] = x + eps, x - eps
+        return (f(*plus) - f(*minus)) / (2 * eps)
+    x = np.asarray(x, dtype=float)
+    out = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        xp, xm = x.copy(), x.copy()
+        xp[i] += eps
+        xm[i] -= eps
+        plus, minus = list(args), list(args)
+        plus[index], minus[index] = xp, xm
+        out[i] = (f(*plus) - f(*minus)) / (2 * eps)
+    return out
+
+
+def directional_check(f, args, index, grad_value, eps=1e-6, rng=None):
+    """<grad, v> against the central difference of f along a random direction v."""
+    rng = rng or np.random.default_rng(0)
+    args = list(args)
+    x = np.asarray(args[index], dtype=float)
+    v = rng.standard_normal(x.shape)
+    plus, minus = list(args), list(args)
+    plus[index] = (x + eps * v) if x.ndim else float(x + eps * v)
+    minus[index] = (x - eps * v) if x.ndim else float(x - eps * v)
+    numeric = (f(*plus) - f(*minus)) / (2 * eps)
+    analytic = float(np.sum(np.asarray(grad_value) * v))
+    return numeric, analytic
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(1234)
