@@ -1,0 +1,229 @@
+"""Helpers that rule-table rows call: partial derivatives and adjoints of reductions,
+products and shape functions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad.runtime.core import _NDARRAY, _float_dtype, unbroadcast
+
+
+# -- partials used by rule rows ----------------------------------------------------------
+def balanced_eq(x, ans, other):
+    """Weight of ``x`` in max/min: 1 where it won, 1/2 on ties."""
+    return (x == ans) / (1.0 + (other == ans))
+
+
+def clip_mask(a, a_min, a_max):
+    mask = np.ones_like(a, dtype=float)
+    if a_min is not None:
+        mask = mask * (a >= a_min)
+    if a_max is not None:
+        mask = mask * (a <= a_max)
+    return mask
+
+
+def power_exponent_partial(x, ans):
+    """d(x**y)/dy = log(x) * x**y, taken as 0 where x == 0."""
+    x = np.asarray(x, dtype=float)
+    safe = np.where(x > 0, x, 1.0)
+    return np.where(x > 0, np.log(safe), 0.0) * ans
+
+
+def sinc_partial(x, ans):
+    x = np.asarray(x, dtype=float)
+    safe = np.where(x == 0, 1.0, x)
+    return np.where(x == 0, 0.0, (np.cos(np.pi * safe) - ans) / safe)
+
+
+# -- reductions --------------------------------------------------------------------------
+def _expand(g, a, axis, keepdims):
+    shape = np.shape(a)
+    if axis is None:
+        return np.broadcast_to(np.reshape(g, (1,) * len(shape)), shape) if shape else g
+    if not keepdims:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        axes = sorted(ax % len(shape) for ax in axes)
+        for ax in axes:
+            g = np.expand_dims(g, ax)
+    return np.broadcast_to(g, shape)
+
+
+def sum_adjoint(g, a, axis, keepdims):
+    if type(a) is not _NDARRAY and np.ndim(a) == 0:
+        return g
+    return np.array(_expand(g, a, axis, keepdims), dtype=_float_dtype(a))
+
+
+def mean_adjoint(g, a, axis, keepdims):
+    count = np.size(a) if axis is None else np.prod(
+        [np.shape(a)[ax] for ax in (axis if isinstance(axis, tuple) else (axis,))])
+    return sum_adjoint(g, a, axis, keepdims) / count
+
+
+def prod_adjoint(g, a, ans, axis, keepdims):
+    a = np.asarray(a)
+    g_full = _expand(g, a, axis, keepdims)
+    ans_full = _expand(ans, a, axis, keepdims)
+    if np.all(a != 0):
+        return g_full * ans_full / a
+    # With zeros: product of the others, computed directly along the axis.
+    axes = tuple(range(a.ndim)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    out = np.empty_like(a, dtype=float)
+    for index in np.ndindex(a.shape):
+        others = a.copy()
+        others[index] = 1.0
+        out[index] = np.prod(others, axis=axes, keepdims=True)[
+            tuple(0 if ax in [x % a.ndim for x in axes] else i for ax, i in enumerate(index))]
+    return g_full * out
+
+
+def max_adjoint(g, a, ans, axis, keepdims):
+    a = np.asarray(a)
+    ans_full = _expand(ans, a, axis, keepdims)
+    winners = a == ans_full
+    count = _expand(np.sum(winners, axis=axis, keepdims=keepdims), a, axis, keepdims)
+    return _expand(g, a, axis, keepdims) * winners / count
+
+
+def cumsum_adjoint(g, a, axis):
+    if axis is None:
+        return np.reshape(np.flip(np.cumsum(np.flip(np.ravel(g)))), np.shape(a))
+    return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
+
+
+
+
+# -- products ----------------------------------------------------------------------------
+def dot_adjoint_a(g, a, b):
+    a_ndim, b_ndim = np.ndim(a), np.ndim(b)
+    if a_ndim == 0 or b_ndim == 0:
+        return unbroadcast(np.sum(g * b) if a_ndim == 0 else g * b, a)
+    if b_ndim == 1:
+        return np.multiply.outer(g, b) if a_ndim > 0 else g * b
+    # g has shape a.shape[:-1] + b.shape[:-2] + b.shape[-1:]
+    b_axes = list(range(b_ndim - 2)) + [b_ndim - 1]
+    g_axes = list(range(a_ndim - 1, np.ndim(g)))
+    return np.tensordot(g, b, (g_axes, b_axes))
+
+
+def dot_adjoint_b(g, a, b):
+    a_ndim, b_ndim = np.ndim(a), np.ndim(b)
+    if a_ndim == 0 or b_ndim == 0:
+        return unbroadcast(np.sum(g * a) if b_ndim == 0 else g * a, b)
+    if b_ndim == 1:
+        return np.tensordot(a, g, (list(range(a_ndim - 1)), list(range(a_ndim - 1))))
+    a_axes = list(range(a_ndim - 1))
+    g_axes = list(range(a_ndim - 1))
+    result = np.tensordot(a, g, (a_axes, g_axes))  # shape a[-1] + b[:-2] + b[-1]
+    return np.moveaxis(result, 0, -2) if b_ndim > 1 else result
+
+
+def matmul_adjoint_a(g, a, b):
+    if np.ndim(b) == 1:
+        return unbroadcast(np.multiply.outer(g, b) if np.ndim(a) > 1 else g * b, a)
+    if np.ndim(a) == 1:
+        return unbroadcast(np.matmul(g, np.swapaxes(b, -1, -2)), a)
+    return unbroadcast(np.matmul(g, np.swapaxes(b, -1, -2)), a)
+
+
+def matmul_adjoint_b(g, a, b):
+    if np.ndim(a) == 1:
+        g2 = np.expand_dims(g, -2) if np.ndim(b) > 1 else g
+        return unbroadcast(np.matmul(np.expand_dims(a, -1), g2) if np.ndim(b) > 1 else g * a, b)
+    if np.ndim(b) == 1:
+        return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
+    return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
+
+
+def inner_adjoint_a(g, a, b):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(np.sum(g * b) if np.ndim(a) == 0 else g * b, a)
+    b_axes = list(range(np.ndim(b) - 1))
+    g_axes = list(range(np.ndim(a) - 1, np.ndim(g)))
+    return np.tensordot(g, b, (g_axes, b_axes))
+
+
+# -- shape functions ---------------------------------------------------------------------
+def inverse_axes(axes, ndim):
+    if axes is None:
+        return None
+    return tuple(np.argsort([ax % ndim for ax in axes]))
+
+
+def concatenate_adjoint(g, arrays, axis):
+    if axis is None:
+        g = np.ravel(g)
+        axis = 0
+    sizes = [np.shape(a)[axis] if np.ndim(a) else 1 for a in arrays]
+    pieces = np.split(g, np.cumsum(sizes)[:-1], axis=axis)
+    return [np.reshape(p, np.shape(a)) for p, a in zip(pieces, arrays)]
+
+
+def stack_adjoint(g, arrays, axis):
+    return [np.take(g, i, axis=axis) for i in range(len(arrays))]
+
+
+def hstack_adjoint(g, tup):
+    axis = 0 if np.ndim(tup[0]) <= 1 else 1
+    return [np.reshape(p, np.shape(a)) for p, a in
+            zip(concatenate_adjoint(g, [np.atleast_1d(a) for a in tup], axis), tup)]
+
+
+def vstack_adjoint(g, tup):
+    return [np.reshape(p, np.shape(a)) for p, a in
+            zip(concatenate_adjoint(g, [np.atleast_2d(a) for a in tup], 0), tup)]
+
+
+def array_adjoint(g, obj):
+    """Cotangent of ``np.array(obj)``: the same nesting as ``obj``."""
+    if isinstance(obj, (list, tuple)):
+        return [array_adjoint(g[i], item) for i, item in enumerate(obj)]
+    return unbroadcast(g, obj) if type(obj) is _NDARRAY else (
+        g[()] if isinstance(g, np.ndarray) and g.ndim == 0 else g)
+
+
+def trace_adjoint(g, a, offset, axis1, axis2):
+    out = np.zeros(np.shape(a))
+    diag = np.zeros(np.shape(a)[axis1:axis1 + 1] + np.shape(a)[axis2:axis2 + 1])
+    idx = np.arange(max(0, min(diag.shape[0], diag.shape[1] - offset) if offset >= 0
+                        else min(diag.shape[0] + offset, diag.shape[1])))
+    rows, cols = (idx, idx + offset) if offset >= 0 else (idx - offset, idx)
+    moved = np.moveaxis(out, (axis1, axis2), (-2, -1))
+    moved[..., rows, cols] = np.expand_dims(g, -1) if np.ndim(g) else g
+    return out
+
+
+def diag_adjoint(g, v, k):
+    if np.ndim(v) == 1:
+        return np.diagonal(g, k).copy()
+    out = np.zeros(np.shape(v))
+    n = len(np.diagonal(out, k))
+    idx = np.arange(n)
+    rows, cols = (idx, idx + k) if k >= 0 else (idx - k, idx)
+    out[rows, cols] = g
+    return out
+
+
+def tile_adjoint(g, a, reps):
+    shape = np.shape(a)
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    ndim = max(len(shape), len(reps))
+    shape = (1,) * (ndim - len(shape)) + tuple(shape)
+    reps = (1,) * (ndim - len(reps)) + reps
+    split = []
+    for r, s in zip(reps, shape):
+        split += [r, s]
+    return np.reshape(np.reshape(g, split).sum(axis=tuple(range(0, 2 * ndim, 2))), np.shape(a))
+
+
+def repeat_adjoint(g, a, repeats, axis):
+    if axis is None:
+        flat = np.ravel(a)
+        summed = np.add.reduceat(np.ravel(g), np.r_[0, np.cumsum(np.broadcast_to(
+            repeats, flat.shape))[:-1]]) if flat.size else flat
+        return np.reshape(summed, np.shape(a))
+    starts = np.r_[0, np.cumsum(np.broadcast_to(repeats, (np.shape(a)[axis],)))[:-1]]
+    return np.add.reduceat(g, starts, axis=axis)
+
+
