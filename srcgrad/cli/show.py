@@ -1,0 +1,33 @@
+"""``python -m srcgrad show FILE.py:FUNC [--wrt NAME ...] [--mode reverse|forward]``:
+print the generated derivative source."""
+
+from __future__ import annotations
+
+from srcgrad.cli.load import load_function
+
+
+def add_parser(subparsers):
+    parser = subparsers.add_parser("show", help="print the generated derivative source")
+    parser.add_argument("target", help="FILE.py:FUNC")
+    parser.add_argument("--wrt", action="append",
+                        help="parameter to differentiate with respect to (repeatable; "
+                             "default: the first)")
+    parser.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
+    parser.add_argument("--all", action="store_true",
+                        help="print the whole generated module (forward, backward, fused)")
+    return parser
+
+
+def run(args):
+    import srcgrad as sg
+    from srcgrad import api, compiler
+
+    fn = load_function(args.target)
+    wrt = 0 if not args.wrt else (args.wrt[0] if len(args.wrt) == 1 else tuple(args.wrt))
+    if args.mode == "forward":
+        raise SystemExit("srcgrad: forward mode is not available yet")
+    plain, bound = api._target(fn)
+    unit = compiler.reverse_unit(plain, api.resolve_wrt(plain, wrt, bound))
+    text = unit.source if args.all else sg.source(unit.grad)
+    print(text, end="")
+    return 0
