@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from srcgrad import syntax
 from srcgrad.errors import TransformError
+from srcgrad.optimize.const_fold import fold_constants
 from srcgrad.rules import REGISTRY
 from srcgrad.syntax import gast
 
@@ -51,8 +52,8 @@ class RuleExpander:
                 continue
             if rule.broadcasts and self._may_broadcast(rule, values, param):
                 template = f"_sg.unbroadcast({template}, {param})"
-            contribution = syntax.quote_expr(template, g=syntax.name(g),
-                                             ans=syntax.name(target), **values)
+            contribution = fold_constants(syntax.quote_expr(
+                template, g=syntax.name(g), ans=syntax.name(target), **values))
             out += self.mode.accumulate(atom.id, contribution, state)
         return out
 

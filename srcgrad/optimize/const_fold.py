@@ -1,0 +1,58 @@
+"""Constant folding of expressions built from rule templates.
+
+Before::                              After::
+
+    d_pow * (2 * h ** (2 - 1))            d_pow * (2 * h)
+    g * (1 / 2.0)                         g * 0.5
+
+Folds operations on literals, ``x ** 1`` and multiplication by the literal 1. It never
+folds ``x * 0`` (that would lose ``x``'s shape).
+"""
+
+from __future__ import annotations
+
+import operator
+
+from srcgrad.syntax import const, gast
+
+_BINARY = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
+           gast.Div: operator.truediv, gast.Pow: operator.pow}
+
+
+def fold_constants(expr):
+    """Return ``expr`` with literal arithmetic folded (children first)."""
+    for field, value in gast.iter_fields(expr):
+        if isinstance(value, gast.expr):
+            setattr(expr, field, fold_constants(value))
+        elif isinstance(value, list):
+            setattr(expr, field, [fold_constants(v) if isinstance(v, gast.expr) else v
+                                  for v in value])
+    if isinstance(expr, gast.BinOp):
+        return _fold_binop(expr)
+    if isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub) \
+            and _is_number(expr.operand):
+        return const(-expr.operand.value)
+    return expr
+
+
+def _fold_binop(expr):
+    left, right, op = expr.left, expr.right, type(expr.op)
+    if _is_number(left) and _is_number(right) and op in _BINARY:
+        try:
+            return const(_BINARY[op](left.value, right.value))
+        except (ArithmeticError, ValueError, OverflowError):
+            return expr
+    if op is gast.Pow and _is_number(right, 1):
+        return left
+    if op is gast.Mult and _is_number(right, 1):
+        return left
+    if op is gast.Mult and _is_number(left, 1):
+        return right
+    if op is gast.Div and _is_number(right, 1):
+        return left
+    return expr
+
+
+def _is_number(node, value=None):
+    ok = isinstance(node, gast.Constant) and type(node.value) in (int, float)
+    return ok and (value is None or node.value == value)
