@@ -12,7 +12,6 @@ else; the copy itself is then dead.
 
 from __future__ import annotations
 
-from srcgrad import syntax
 from srcgrad.analysis.cfg import statement_defs_uses
 from srcgrad.syntax import gast
 
@@ -35,7 +34,7 @@ def propagate_copies(body, reads=None):
             target, source = stmt.targets[0].id, stmt.value.id
             j = _single_reader(out, i, target, source, reads)
             if j is not None:
-                syntax.replace_names(out[j], {target: source})
+                _rename_reads(out[j], target, source)
                 del out[i]
                 reads[target] = 0
                 reads[source] = reads.get(source, 0) + 1
@@ -48,6 +47,13 @@ def propagate_copies(body, reads=None):
 def _is_copy(stmt):
     return (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
             and isinstance(stmt.value, gast.Name) and getattr(stmt, "saved", None) is None)
+
+
+def _rename_reads(stmt, old, new):
+    """Rename the reads of ``old`` in ``stmt``; a store to ``old`` (``a = a + c``) stays."""
+    for node in gast.walk(stmt):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and node.id == old:
+            node.id = new
 
 
 def _read_counts(body):
