@@ -206,10 +206,16 @@ def _assemble(parsed, result, fn_names, namer, single):
     functions["grad"] = syntax.function_def(
         fn_names["grad"], params, _clone(fused) + [gast.Return(value=syntax.clone(grads_out))],
         defaults=_clone(defaults))
+    returned, keep = value, []
+    if isinstance(value, gast.Name) and value.id in _assigned(backward):
+        # The backward sweep restores overwritten values: keep the result before it runs.
+        returned = syntax.name(namer.fresh("value"))
+        keep = [syntax.assign(returned.id, syntax.clone(value))]
+    fused_keeping = [fwd_comment] + _clone(forward) + keep + [bwd_comment, seed_stmt]
     functions["value_and_grad"] = syntax.function_def(
         fn_names["value_and_grad"], params,
-        _clone(fused) + [gast.Return(value=syntax.tuple_of([syntax.clone(value),
-                                                            syntax.clone(grads_out)]))],
+        fused_keeping + _clone(backward) + [gast.Return(value=syntax.tuple_of(
+            [syntax.clone(returned), syntax.clone(grads_out)]))],
         defaults=_clone(defaults))
     for function in functions.values():
         function.lineno = parsed.node.lineno

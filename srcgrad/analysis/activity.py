@@ -48,6 +48,9 @@ def analyze_activity(cfg, wrt, differentiable):
         if isinstance(stmt, gast.For):
             carries = bool(set(syntax.loaded_names(stmt.iter)) & fact) and differentiable(stmt)
             return (fact - node.defs) | (node.defs if carries else frozenset())
+        grown = _grown_container(stmt)
+        if grown and set(syntax.loaded_names(stmt.value.args[0])) & fact:
+            return fact | {grown}
         return fact
 
     def useful_transfer(node, fact):
@@ -72,6 +75,17 @@ def analyze_activity(cfg, wrt, differentiable):
     varied_before, varied_after = solve(cfg, varied_transfer, forward=True)
     useful_after, _ = solve(cfg, useful_transfer, forward=False)
     return Activity(varied_before, varied_after, useful_after)
+
+
+def _grown_container(stmt):
+    """``lst`` for ``lst.append(v)`` / ``lst.extend(vs)`` statements, else None."""
+    if not isinstance(stmt, gast.Expr) or not isinstance(stmt.value, gast.Call):
+        return None
+    func = stmt.value.func
+    if isinstance(func, gast.Attribute) and func.attr in ("append", "extend", "insert") \
+            and isinstance(func.value, gast.Name) and stmt.value.args:
+        return func.value.id
+    return None
 
 
 def _diff_operands(expr):

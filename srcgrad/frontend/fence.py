@@ -41,7 +41,6 @@ UNSUPPORTED = {
     gast.Match: "`match` statements are not supported",
     gast.Import: "`import` inside a differentiated function is not supported; import at "
                  "module level",
-    gast.Dict: "dict literals are not supported yet",
     gast.Set: "set literals are not supported",
     gast.Starred: "starred expressions (`*args`) are not supported yet",
 }
@@ -76,6 +75,8 @@ def _check_node(parsed, node):
             raise parsed.error("star-imports are not supported", node)
         raise parsed.error("`from ... import` inside a differentiated function is not "
                            "supported; import at module level", node)
+    if isinstance(node, gast.Dict) and any(key is None for key in node.keys):
+        raise parsed.error("dict unpacking (`{**d}`) is not supported", node)
     if isinstance(node, gast.Call):
         if isinstance(node.func, gast.Name) and node.func.id in ("exec", "eval"):
             raise parsed.error(f"`{node.func.id}` is not supported (its code cannot be "

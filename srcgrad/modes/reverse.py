@@ -65,6 +65,7 @@ class ReverseMode:
         self.loop_depth = 0
         self.preinit = []
         self._call_residuals = {}
+        self.containers = _container_names(node.body, self.params)
 
     # -- facts ---------------------------------------------------------------------------
     def differentiable(self, stmt):
@@ -126,8 +127,8 @@ class ReverseMode:
         if isinstance(stmt, gast.Assign):
             target = stmt.targets[0]
             if isinstance(target, gast.Subscript):
-                saved = syntax.quote_expr("_sg.snapshot(x[i])", x=target.value,
-                                          i=target.slice)
+                saved = syntax.quote_expr("_sg.saved_item(x, i)", x=target.value,
+                                          i=syntax.index_value(target.slice))
                 return [self.push(target.value.id, saved, stmt)] + [stmt]
             out = [self.push(target.id, syntax.name(target.id), stmt)] \
                 if self.overwrites(stmt, target.id) else []
@@ -244,8 +245,28 @@ class ReverseMode:
         if isinstance(stmt, (gast.For, gast.While)):
             return self.backward_loop(stmt, state)
         if isinstance(stmt, gast.Expr):
-            self.check_bare_call(stmt)
+            return self.backward_bare_call(stmt, state)
         return []
+
+    def backward_bare_call(self, stmt, state):
+        """``lst.append(v)`` / ``lst.extend(vs)``: the last cotangents of ``lst`` go back
+        to ``v`` / ``vs``. Other calls on values being differentiated are rejected."""
+        call = stmt.value
+        method = _list_growth(call)
+        if method is None:
+            self.check_bare_call(stmt)
+            return []
+        base, item = call.func.value.id, call.args[0]
+        if base not in state:
+            return []
+        out = self.own(base, state)
+        count = "" if method == "append" else ", len(v)"
+        part = syntax.quote_expr(f"_sg.pop_last(d{count})", d=self.namer.adjoint(base), v=item)
+        if self.varied(stmt, item):
+            out += self.accumulate(item.id, part, state, owned=True)
+        else:
+            out.append(gast.Expr(value=part))
+        return out
 
     def check_bare_call(self, stmt):
         call = stmt.value
@@ -284,16 +305,28 @@ class ReverseMode:
             return out
         if isinstance(value, gast.Attribute):
             return self.attribute_adjoint(stmt, value, g, state)
+        if isinstance(value, gast.Dict):
+            out = []
+            for key, item in zip(value.keys, value.values):
+                if self.varied(stmt, item):
+                    part = syntax.quote_expr("_sg.get_item(g, k, v)", g=g, k=key, v=item)
+                    out += self.accumulate(item.id, part, state)
+            return out
         return []
 
     def attribute_adjoint(self, stmt, value, g, state):
-        template = ARRAY_ATTRIBUTES.get(value.attr)
-        if template is None:
-            raise self.parsed.error(f"the attribute `.{value.attr}` of a value being "
-                                    "differentiated is not supported yet", stmt, MissingRuleError)
+        """``t = obj.attr``: a linear array attribute (``.T``), or a field of a parameter
+        object whose cotangent is collected in a (sparse) dict."""
         if not self.varied(stmt, value.value):
             return []
-        return self.accumulate(value.value.id, syntax.quote_expr(template, g=g), state)
+        template = ARRAY_ATTRIBUTES.get(value.attr)
+        if template is not None:
+            return self.accumulate(value.value.id, syntax.quote_expr(template, g=g), state)
+        base = value.value.id
+        out = self.own(base, state)
+        out += syntax.quote("_sg.add_attr(d, name, g)", d=self.namer.adjoint(base),
+                            name=syntax.const(value.attr), g=g)
+        return out
 
     def call_adjoint(self, stmt, target, call, g, state):
         info = self.call_info(call)
@@ -338,9 +371,11 @@ class ReverseMode:
                                                  i=syntax.index_value(index), v=stmt.value)
                 out += self.accumulate(stmt.value.id, contribution, state, owned=True)
             out += self.own(base, state)
-            out += syntax.quote("dx[i] = 0.0", dx=dbase, i=index)
-        out.append(self.pop(base, gast.Subscript(value=syntax.name(base), slice=index,
-                                                 ctx=gast.Store())))
+            out += syntax.quote("_sg.clear_item(dx, i)", dx=dbase, i=syntax.index_value(index))
+        restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
+                               i=syntax.index_value(index), stack=self.stack)[0]
+        restore.saved = base
+        out.append(restore)
         return out
 
     def backward_if(self, stmt, state):
@@ -363,16 +398,19 @@ class ReverseMode:
     def backward_loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body
         before = []
-        for _ in range(4):  # reach a state that holds at the top of every iteration
+        for _ in range(6):  # reach a state that holds at the top of every iteration
             trial = dict(state)
             self.loop_depth += 1
             self.backward_iteration(stmt, body, trial, probe=True)
             self.loop_depth -= 1
             new = [n for n in trial if n not in state]
-            if not new:
+            demoted = [n for n in trial if state.get(n) == OWNED and trial[n] == SHARED]
+            if not new and not demoted:
                 break
             for name in sorted(new):
                 before += self.materialize(name, state)
+            for name in demoted:
+                state[name] = SHARED
         entry = dict(state)
         self.loop_depth += 1
         code = self.backward_iteration(stmt, body, state, probe=False)
@@ -440,6 +478,9 @@ class ReverseMode:
         if var not in state:
             state[var] = OWNED if owned else SHARED
             return [syntax.assign(adjoint, contribution)]
+        if var in self.containers:
+            state[var] = OWNED
+            return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
         if state[var] == OWNED:
             return syntax.quote("d += c", d=adjoint, c=contribution)
         state[var] = OWNED
@@ -464,6 +505,36 @@ class ReverseMode:
     def materialize(self, var, state):
         state[var] = OWNED
         return syntax.quote("d = _sg.zeros_like(x)", d=self.namer.adjoint(var), x=var)
+
+
+def _container_names(body, params):
+    """Names whose values may be containers (indexed, iterated, grown, read by field, or
+    built as tuple/list/dict literals): their cotangents are added item by item."""
+    found = set()
+    for stmt in body:
+        for node in gast.walk(stmt):
+            base = None
+            if isinstance(node, (gast.Subscript, gast.Attribute)):
+                base = node.value
+            elif isinstance(node, gast.For):
+                base = node.iter
+            elif isinstance(node, gast.Call) and _list_growth(node):
+                base = node.func.value
+            elif isinstance(node, gast.Assign) and isinstance(
+                    node.value, (gast.Tuple, gast.List, gast.Dict)):
+                base = node.targets[0]
+            if isinstance(base, gast.Name):
+                found.add(base.id)
+    return found - {"np", "math"}
+
+
+def _list_growth(call):
+    """'append' / 'extend' for ``name.append(atom)`` / ``name.extend(atom)``, else None."""
+    if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
+            and call.func.attr in ("append", "extend") and isinstance(call.func.value, gast.Name)
+            and len(call.args) == 1 and not call.keywords):
+        return call.func.attr
+    return None
 
 
 def _is_range(expr):

@@ -179,6 +179,12 @@ class _Flattener:
         if isinstance(expr, (gast.Tuple, gast.List)):
             pre, elts = self.atoms(expr.elts)
             return pre, type(expr)(elts=elts, ctx=gast.Load())
+        if isinstance(expr, gast.Dict):
+            if any(key is None for key in expr.keys):
+                raise NotImplementedError("dict unpacking")  # fenced
+            pre, keys = self.atoms(expr.keys)
+            values_pre, values = self.atoms(expr.values)
+            return pre + values_pre, gast.Dict(keys=keys, values=values)
         raise NotImplementedError(type(expr).__name__)  # the fence stops anything else
 
     def call(self, expr):
@@ -291,4 +297,6 @@ def _operation_name(expr):
         return "tuple"
     if isinstance(expr, gast.List):
         return "list"
+    if isinstance(expr, gast.Dict):
+        return "dict"
     return None

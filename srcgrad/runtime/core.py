@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 _FLOAT = float
@@ -41,18 +43,25 @@ def unbroadcast(g, x):
 
 
 def zeros_like(x):
-    """A zero cotangent shaped like ``x`` (floats stay floats, ints become floats)."""
+    """A zero cotangent shaped like ``x``: floats stay floats, ints become floats; a list
+    or tuple gets a list of zeros; a dict or another object gets an empty (sparse) dict
+    that ``restructure`` fills in."""
     if type(x) is _NDARRAY:
         return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
         return [zeros_like(v) for v in x]
     if isinstance(x, np.generic):
         return x.dtype.type(0) if x.dtype.kind in "fc" else 0.0
-    return 0.0
+    if isinstance(x, (int, float, complex)) or x is None:
+        return 0.0
+    return {}
 
 
 def add_at(dx, index, g):
     """``dx[index] += g``, in place, correct for repeated fancy indices; returns ``dx``."""
+    if type(dx) is dict:
+        dx[index] = dx[index] + g if index in dx else g
+        return dx
     if type(dx) is list:
         if isinstance(index, slice):
             for i, gi in zip(range(*index.indices(len(dx))), g):
@@ -67,6 +76,25 @@ def add_at(dx, index, g):
     return dx
 
 
+def add_cotangents(a, b):
+    """``a + b`` for cotangents that may be containers: lists add item by item, (sparse)
+    dicts key by key."""
+    if type(a) is list:
+        return [add_cotangents(x, y) for x, y in zip(a, b)]
+    if type(a) is dict:
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = add_cotangents(out[key], value) if key in out else value
+        return out
+    return a + b
+
+
+def add_attr(dx, name, g):
+    """The cotangent of ``obj.name`` added into ``obj``'s (sparse, dict) cotangent."""
+    dx[name] = dx[name] + g if name in dx else g
+    return dx
+
+
 def _is_basic_index(index):
     if isinstance(index, tuple):
         return all(_is_basic_index(i) for i in index)
@@ -75,16 +103,102 @@ def _is_basic_index(index):
 
 def item_adjoint(dx, index, value):
     """The cotangent of ``value`` in ``x[index] = value``: a copy of ``dx[index]``."""
+    if type(dx) is dict:
+        return dx[index] if index in dx else zeros_like(value)
     g = dx[index]
     g = g.copy() if type(g) is _NDARRAY else g
     return unbroadcast(g, value)
+
+
+def clear_item(dx, index):
+    """Zero the cotangent of ``x[index]`` (overwritten by ``x[index] = value``)."""
+    if type(dx) is dict:
+        dx.pop(index, None)
+    else:
+        dx[index] = 0.0 if type(dx) is list else 0
+
+
+def get_item(dx, index, value):
+    """``dx[index]``, or zeros shaped like ``value`` when a sparse cotangent lacks it."""
+    if type(dx) is dict:
+        return dx[index] if index in dx else zeros_like(value)
+    return dx[index]
+
+
+MISSING = object()
+
+
+def saved_item(x, index):
+    """A copy of ``x[index]`` before an overwrite (``MISSING`` for a new dict key)."""
+    if type(x) is dict and index not in x:
+        return MISSING
+    return snapshot(x[index])
+
+
+def restore_item(x, index, value):
+    """Undo ``x[index] = ...`` with the value ``saved_item`` returned."""
+    if value is MISSING:
+        del x[index]
+    else:
+        x[index] = value
+
+
+def pop_last(dlist, count=None):
+    """Adjoint of ``list.append`` (``count=None``) or ``list.extend``: remove and return
+    the cotangents of the last item(s)."""
+    if count is None:
+        return dlist.pop()
+    if count == 0:
+        return []
+    tail = dlist[-count:]
+    del dlist[-count:]
+    return tail
 
 
 def snapshot(value):
     """A copy of ``value`` that later in-place writes cannot change."""
     if type(value) is _NDARRAY:
         return value.copy()
-    return list(value) if type(value) is list else value
+    if type(value) is list:
+        return list(value)
+    if type(value) is dict:
+        return dict(value)
+    return value
+
+
+def restructure(dx, x):
+    """Give a cotangent the structure of its primal: a tuple for a tuple, the same
+    NamedTuple or dataclass type, a dict with every key, zeros where nothing flowed."""
+    if type(x) is _NDARRAY or type(x) is _FLOAT or isinstance(x, (int, np.generic)):
+        return dx
+    if isinstance(x, dict):
+        return {k: restructure(dx[k], v) if k in dx else zeros_like_structure(v)
+                for k, v in x.items()}
+    if hasattr(x, "_fields") and type(dx) is dict:  # NamedTuple: fields by name or index
+        items = []
+        for i, (name, value) in enumerate(zip(x._fields, x)):
+            parts = [dx[k] for k in (name, i) if k in dx]
+            grad = parts[0] if len(parts) == 1 else (
+                add_cotangents(*parts) if parts else zeros_like(value))
+            items.append(restructure(grad, value))
+        return type(x)(*items)
+    if isinstance(x, (list, tuple)):
+        items = [restructure(d, v) for d, v in zip(dx, x)]
+        if hasattr(x, "_fields"):
+            return type(x)(*items)
+        return tuple(items) if isinstance(x, tuple) else items
+    if isinstance(dx, dict) and hasattr(x, "__dict__"):
+        result = copy.copy(x)
+        for name, value in vars(x).items():
+            grad = restructure(dx[name], value) if name in dx else zeros_like_structure(value)
+            object.__setattr__(result, name, grad)
+        return result
+    return dx
+
+
+def zeros_like_structure(x):
+    """Zeros in the full structure of ``x`` (no sparse dicts)."""
+    return restructure(zeros_like(x), x)
 
 
 def seed(ans):
