@@ -144,6 +144,12 @@ def _find_lambda(module, fn, filename):
 
 
 def _same_code(lam, fn):
+    """Was ``fn`` compiled from ``lam``? Its instructions carry the body's position
+    (Python 3.11+); on older versions compare the bytecode."""
+    positions = getattr(fn.__code__, "co_positions", None)
+    if positions is not None:
+        start = (lam.body.lineno, lam.body.col_offset)
+        return any((line, col) == start for line, _, col, _ in positions())
     source = syntax.to_source(gast.Expr(value=lam))
     code = compile(source, "<lambda>", "eval")
     inner = next(c for c in code.co_consts if isinstance(c, types.CodeType))
