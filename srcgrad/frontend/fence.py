@@ -29,14 +29,11 @@ UNSUPPORTED = {
               "differentiated function",
     gast.With: "`with` blocks are not supported yet",
     gast.ClassDef: "a class defined inside a differentiated function is not supported",
-    gast.FunctionDef: "a `def` nested inside a differentiated function is not supported yet; "
-                      "define it at module level (it is then differentiated too)",
-    gast.Lambda: "a `lambda` inside a differentiated function is not supported yet; "
-                 "define a module-level function instead",
-    gast.ListComp: "list comprehensions are not supported yet; write a `for` loop",
+    gast.FunctionDef: "a `def` nested inside a block (an `if`, a loop, another `def`) is not "
+                      "supported; define it at the top of the function or at module level",
+    gast.Lambda: "a `lambda` here is not supported: assign it to a name at the top of the "
+                 "function (`act = lambda z: ...`) or define a function",
     gast.SetComp: "set comprehensions are not supported",
-    gast.DictComp: "dict comprehensions are not supported yet; write a `for` loop",
-    gast.GeneratorExp: "generator expressions are not supported yet; write a `for` loop",
     gast.NamedExpr: "the walrus operator `:=` is not supported",
     gast.Match: "`match` statements are not supported",
     gast.Import: "`import` inside a differentiated function is not supported; import at "
@@ -50,11 +47,24 @@ def check_function(parsed):
     """Raise a ``TransformError`` for the first unsupported construct in ``parsed``."""
     node = parsed.node
     _check_signature(parsed, node.args)
+    allowed = _local_function_nodes(node)
     for stmt in node.body:
         for sub in gast.walk(stmt):
-            _check_node(parsed, sub)
+            if id(sub) not in allowed:
+                _check_node(parsed, sub)
     _check_deletes(parsed, node)
     return parsed
+
+
+def _local_function_nodes(fn_node):
+    """Nested ``def``s and ``name = lambda`` at the top of the body (they are inlined)."""
+    allowed = set()
+    for stmt in fn_node.body:
+        if isinstance(stmt, gast.FunctionDef):
+            allowed.add(id(stmt))
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Lambda):
+            allowed.add(id(stmt.value))
+    return allowed
 
 
 def _check_signature(parsed, args):

@@ -40,13 +40,15 @@ BINOP_NAMES = {
 UNARY_NAMES = {gast.USub: "neg", gast.UAdd: "pos", gast.Not: "not", gast.Invert: "invert"}
 
 
-def to_anf(body, namer):
-    return _Flattener(namer).block(body)
+def to_anf(body, namer, local_functions=None, parsed=None):
+    return _Flattener(namer, local_functions or {}, parsed).block(body)
 
 
 class _Flattener:
-    def __init__(self, namer):
+    def __init__(self, namer, local_functions, parsed):
         self.namer = namer
+        self.local_functions = local_functions
+        self.parsed = parsed
 
     # -- statements -------------------------------------------------------------------
     def block(self, body):
@@ -121,8 +123,10 @@ class _Flattener:
         target = stmt.target
         if not isinstance(target, gast.Name):
             holder = self.namer.temp("item")
-            unpack = self.block([syntax.assign(target, syntax.name(holder))])
             from srcgrad.normalize.desugar import desugar
+
+            unpack = [syntax.assign(target, syntax.name(holder))]
+            syntax.set_line(unpack, stmt.lineno)
             unpack = self.block(desugar(unpack, self.namer))
             target, body = syntax.name(holder, store=True), unpack + body
         return pre + [gast.For(target=target, iter=iterable, body=body,
@@ -166,7 +170,11 @@ class _Flattener:
         if isinstance(expr, gast.IfExp):
             return self.if_exp(expr, preferred)
         if isinstance(expr, gast.Call):
+            if isinstance(expr.func, gast.Name) and expr.func.id in self.local_functions:
+                return self.inline_call(expr)
             return self.call(expr)
+        if isinstance(expr, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
+            return self.comprehension(expr)
         if isinstance(expr, gast.Subscript):
             pre, base = self.atom(expr.value, "base")
             index_pre, index = self.index(expr.slice)
@@ -186,6 +194,63 @@ class _Flattener:
             values_pre, values = self.atoms(expr.values)
             return pre + values_pre, gast.Dict(keys=keys, values=values)
         raise NotImplementedError(type(expr).__name__)  # the fence stops anything else
+
+    def inline_call(self, expr):
+        """A call to a local function becomes its body, renamed apart (see
+        ``local_functions``)."""
+        from srcgrad.normalize import control_flow, desugar
+        from srcgrad.normalize.local_functions import renamed_body
+
+        fn = self.local_functions[expr.func.id]
+        pre, args = self.atoms(expr.args)
+        keywords = []
+        for kw in expr.keywords:
+            kw_pre, value = self.atom(kw.value)
+            pre += kw_pre
+            keywords.append((kw.arg, value))
+        try:
+            body = renamed_body(fn, self.namer, args, keywords)
+        except TypeError as exc:
+            raise self.parsed.error(str(exc), expr) from None
+        syntax.set_line(body, getattr(expr, "lineno", None) or fn.lineno)
+        body = control_flow.to_single_exit(desugar.desugar(body, self.namer), self.namer)
+        result = self.namer.fresh(f"{fn.name}_result")
+        body[-1] = syntax.assign(result, body[-1].value)
+        body[-1].lineno = fn.lineno
+        return pre + self.block(body), syntax.name(result)
+
+    def comprehension(self, expr):
+        """``[f(x) for x in xs if c]`` -> a loop appending to a fresh list (a dict
+        comprehension writes items); the loop variables are renamed apart."""
+        is_dict = isinstance(expr, gast.DictComp)
+        result = self.namer.temp("dict" if is_dict else "list")
+        renaming = {}
+        for gen in expr.generators:
+            for name in syntax.names_in(gen.target):
+                renaming[name] = self.namer.fresh(name)
+        if is_dict:
+            key = syntax.replace_names(syntax.clone(expr.key), renaming)
+            value = syntax.replace_names(syntax.clone(expr.value), renaming)
+            store = gast.Subscript(value=syntax.name(result), slice=key, ctx=gast.Store())
+            inner = [syntax.assign(store, value)]
+        else:
+            elt = syntax.replace_names(syntax.clone(expr.elt), renaming)
+            inner = [gast.Expr(value=syntax.call(
+                gast.Attribute(value=syntax.name(result), attr="append", ctx=gast.Load()),
+                [elt]))]
+        for i, gen in reversed(list(enumerate(expr.generators))):
+            for cond in reversed(gen.ifs):
+                inner = [gast.If(test=syntax.replace_names(syntax.clone(cond), renaming),
+                                 body=inner, orelse=[])]
+            iterable = gen.iter if i == 0 else syntax.replace_names(syntax.clone(gen.iter),
+                                                                    renaming)
+            target = syntax.replace_names(syntax.clone(gen.target), renaming)
+            inner = [gast.For(target=target, iter=iterable, body=inner, orelse=[],
+                              type_comment=None)]
+        empty = gast.Dict(keys=[], values=[]) if is_dict else gast.List(elts=[], ctx=gast.Load())
+        stmts = [syntax.assign(result, empty)] + inner
+        syntax.set_line(stmts, getattr(expr, "lineno", None))
+        return self.block(stmts), syntax.name(result)
 
     def call(self, expr):
         pre = []

@@ -1,0 +1,113 @@
+"""Local functions: nested ``def``s and ``name = lambda ...`` become inline code.
+
+Before::
+
+    def f(x, w):
+        def act(z):
+            return np.tanh(z * w)        # reads the enclosing ``w``
+        return act(x) + act(2 * x)
+
+After (``collect_local_functions`` removes the ``def``; A-normal form inlines each call
+with the callee's names renamed apart)::
+
+    def f(x, w):
+        z = x
+        _mul = z * w
+        act_result = np.tanh(_mul)
+        ...
+
+Inlining keeps Python's late binding of closures (the enclosing variables are read at
+the call) and lets the reverse mode see straight through the call. A local function used
+as a value (passed, returned, stored) or calling itself is rejected.
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+
+def collect_local_functions(parsed):
+    """Remove top-level nested ``def``s / lambda assignments from ``parsed.node`` and
+    return them as ``{name: FunctionDef}``."""
+    local, body = {}, []
+    for stmt in parsed.node.body:
+        fn = _as_function(stmt)
+        if fn is None:
+            body.append(stmt)
+            continue
+        if fn.name in local:
+            raise parsed.error(f"the local function `{fn.name}` is defined twice", stmt)
+        local[fn.name] = fn
+    parsed.node.body = body
+    if local:
+        _check_uses(parsed, local)
+    return local
+
+
+def _as_function(stmt):
+    if isinstance(stmt, gast.FunctionDef):
+        return stmt
+    if (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Lambda)):
+        lam = stmt.value
+        ret = gast.Return(value=lam.body)
+        ret.lineno = stmt.lineno
+        fn = gast.FunctionDef(name=stmt.targets[0].id, args=lam.args, body=[ret],
+                              decorator_list=[], returns=None, type_comment=None,
+                              type_params=[])
+        fn.lineno, fn.col_offset = stmt.lineno, stmt.col_offset
+        return fn
+    return None
+
+
+def _check_uses(parsed, local):
+    """Local functions may only be called, by name, from the outer function or each
+    other (without recursion)."""
+    called = set()
+    for node in gast.walk(parsed.node):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
+            called.add(id(node.func))
+    for scope in [parsed.node] + list(local.values()):
+        for node in gast.walk(scope):
+            if (isinstance(node, gast.Name) and node.id in local
+                    and id(node) not in called and not isinstance(node.ctx, gast.Param)):
+                raise parsed.error(f"the local function `{node.id}` is used as a value; "
+                                   "only direct calls to local functions are supported", node)
+    for fn in local.values():
+        for node in gast.walk(fn):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                    and node.func.id == fn.name:
+                raise parsed.error(f"the local function `{fn.name}` calls itself; define "
+                                   "recursive functions at module level", node)
+        if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
+            raise parsed.error(f"the local function `{fn.name}` has *args, **kwargs or "
+                               "keyword-only parameters, which are not supported", fn)
+
+
+def renamed_body(fn, namer, args, keywords):
+    """The statements of ``fn`` with its parameters bound to ``args``/``keywords`` and all
+    of its own names renamed apart; returns (statements, renaming)."""
+    params = [a.id for a in fn.args.args]
+    assigned = set(params)
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            assigned.add(node.id)
+    renaming = {name: namer.fresh(name) for name in sorted(assigned)}
+    defaults = dict(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults))
+    bound = dict(zip(params, args))
+    for key, value in keywords:
+        if key not in params:
+            raise TypeError(f"{fn.name}() got an unexpected keyword argument {key!r}")
+        bound[key] = value
+    binds = []
+    for param in params:
+        if param in bound:
+            value = bound[param]
+        elif param in defaults:
+            value = syntax.clone(defaults[param])
+        else:
+            raise TypeError(f"{fn.name}() missing an argument for {param!r}")
+        binds.append(syntax.assign(renaming[param], value))
+    body = [syntax.replace_names(syntax.clone(stmt), renaming) for stmt in fn.body]
+    return binds + body
