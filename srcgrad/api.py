@@ -10,7 +10,7 @@ import functools
 import inspect
 import types
 
-from srcgrad import compiler
+from srcgrad import compiler, debug
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
 
@@ -31,9 +31,14 @@ def _target(f):
 
 
 def parameter_names(fn, bound):
-    params = [p.name for p in inspect.signature(fn).parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return params[1:] if bound is not None else params
+    """Positional parameters (``wrt`` indices count these, after ``self`` for a method)
+    followed by keyword-only ones (reachable by name)."""
+    kinds = inspect.Parameter
+    signature = inspect.signature(fn).parameters.values()
+    params = [p.name for p in signature if p.kind in (kinds.POSITIONAL_ONLY,
+                                                       kinds.POSITIONAL_OR_KEYWORD)]
+    params = params[1:] if bound is not None else params
+    return params + [p.name for p in signature if p.kind == kinds.KEYWORD_ONLY]
 
 
 def resolve_wrt(fn, wrt, bound=None):
@@ -69,16 +74,19 @@ def _bind(function, bound):
     return method
 
 
-def grad(f, wrt=0):
-    """Gradient of ``f``'s scalar output w.r.t. the argument(s) named by ``wrt``."""
+def grad(f, wrt=0, check_nan=False):
+    """Gradient of ``f``'s scalar output w.r.t. the argument(s) named by ``wrt``.
+    ``check_nan=True`` checks every adjoint as it is computed and raises
+    ``FloatingPointError`` naming the first user line whose adjoint is NaN or inf."""
     unit, bound = _unit(f, wrt)
-    return _bind(unit.grad, bound)
+    return _bind(debug.nan_checked(unit, "grad") if check_nan else unit.grad, bound)
 
 
-def value_and_grad(f, wrt=0):
-    """A function returning ``(value, gradient)``."""
+def value_and_grad(f, wrt=0, check_nan=False):
+    """A function returning ``(value, gradient)`` (``check_nan`` as for ``grad``)."""
     unit, bound = _unit(f, wrt)
-    return _bind(unit.value_and_grad, bound)
+    checked = check_nan and debug.nan_checked(unit, "value_and_grad")
+    return _bind(checked or unit.value_and_grad, bound)
 
 
 def vjp(f, wrt=0):

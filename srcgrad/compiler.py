@@ -163,15 +163,19 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
 
 def _assemble(parsed, result, fn_names, namer, single):
     """Build the four generated ``def``s from the sweeps."""
-    params = [a.id for a in parsed.node.args.args]
-    defaults = parsed.node.args.defaults
+    params = syntax.param_names(parsed.node.args)
+    signature = parsed.node.args
     grads = []
     zero_wrt = []
+    containers = _container_params(parsed.node, params)
     for p in result.adjoints:
         adjoint = result.adjoints[p]
         if adjoint is None:
             zero_wrt.append(p)
-            grads.append(syntax.quote_expr("_sg.zeros_like(x)", x=p))
+            template = "_sg.zeros_like_structure(x)" if p in containers else "_sg.zeros_like(x)"
+            grads.append(syntax.quote_expr(template, x=p))
+        elif p in containers:
+            grads.append(syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p))
         else:
             grads.append(syntax.name(adjoint))
     grads_expr = grads[0] if single else syntax.tuple_of(grads)
@@ -210,7 +214,7 @@ def _assemble(parsed, result, fn_names, namer, single):
         "forward": syntax.function_def(
             fn_names["forward"], params,
             [fwd_comment] + residual_inits + _clone(forward) + [ret_fwd],
-            defaults=_clone(defaults)),
+            arguments=signature),
         "backward": syntax.function_def(
             fn_names["backward"], [saved_name, seed],
             unpack + [bwd_comment] + _clone(backward)
@@ -220,7 +224,7 @@ def _assemble(parsed, result, fn_names, namer, single):
     fused = [fwd_comment] + _clone(forward) + [bwd_comment, seed_stmt] + _clone(backward)
     functions["grad"] = syntax.function_def(
         fn_names["grad"], params, _clone(fused) + [gast.Return(value=syntax.clone(grads_out))],
-        defaults=_clone(defaults))
+        arguments=signature)
     returned, keep = value, []
     if isinstance(value, gast.Name) and value.id in _assigned(backward):
         # The backward sweep restores overwritten values: keep the result before it runs.
@@ -231,10 +235,25 @@ def _assemble(parsed, result, fn_names, namer, single):
         fn_names["value_and_grad"], params,
         fused_keeping + _clone(backward) + [gast.Return(value=syntax.tuple_of(
             [syntax.clone(returned), syntax.clone(grads_out)]))],
-        defaults=_clone(defaults))
+        arguments=signature)
     for function in functions.values():
         function.lineno = parsed.node.lineno
     return functions, zero_wrt
+
+
+def _container_params(node, params):
+    """Parameters used as containers (indexed, iterated, read by attribute): their
+    gradients are given the parameter's own structure (tuple, dict, NamedTuple...)."""
+    found = set()
+    for sub in gast.walk(node):
+        base = None
+        if isinstance(sub, (gast.Subscript, gast.Attribute)):
+            base = sub.value
+        elif isinstance(sub, gast.For):
+            base = sub.iter
+        if isinstance(base, gast.Name) and base.id in params:
+            found.add(base.id)
+    return found
 
 
 def _maybe_undefined(forward, var):

@@ -71,11 +71,26 @@ def tuple_of(elts, store=False):
     return gast.Tuple(elts=list(elts), ctx=ctx)
 
 
-def function_def(fname, params, body, defaults=(), docstring=None):
-    """A ``def`` with positional parameters ``params`` (strings)."""
-    args = gast.arguments(
-        args=[param(p) for p in params], posonlyargs=[], vararg=None, kwonlyargs=[],
-        kw_defaults=[], kwarg=None, defaults=list(defaults))
+def param_names(arguments):
+    """Every parameter name of a gast ``arguments`` node, in signature order."""
+    names = [a.id for a in arguments.posonlyargs + arguments.args]
+    if arguments.vararg is not None:
+        names.append(arguments.vararg.id)
+    names += [a.id for a in arguments.kwonlyargs]
+    if arguments.kwarg is not None:
+        names.append(arguments.kwarg.id)
+    return names
+
+
+def function_def(fname, params, body, defaults=(), docstring=None, arguments=None):
+    """A ``def`` with positional parameters ``params`` (strings), or with a copy of the
+    signature ``arguments`` (a gast ``arguments`` node) when given."""
+    if arguments is not None:
+        args = clone(arguments)
+    else:
+        args = gast.arguments(
+            args=[param(p) for p in params], posonlyargs=[], vararg=None, kwonlyargs=[],
+            kw_defaults=[], kwarg=None, defaults=list(defaults))
     if docstring:
         body = [gast.Expr(value=const(docstring))] + list(body)
     return gast.FunctionDef(name=fname, args=args, body=list(body) or [gast.Pass()],

@@ -46,7 +46,7 @@ UNSUPPORTED = {
 def check_function(parsed):
     """Raise a ``TransformError`` for the first unsupported construct in ``parsed``."""
     node = parsed.node
-    _check_signature(parsed, node.args)
+    _check_defaults(parsed, node.args)
     allowed = _local_function_nodes(node)
     for stmt in node.body:
         for sub in gast.walk(stmt):
@@ -67,13 +67,12 @@ def _local_function_nodes(fn_node):
     return allowed
 
 
-def _check_signature(parsed, args):
-    if args.vararg is not None:
-        raise parsed.error("`*args` parameters are not supported yet", args.vararg)
-    if args.kwarg is not None:
-        raise parsed.error("`**kwargs` parameters are not supported yet", args.kwarg)
-    if args.kwonlyargs:
-        raise parsed.error("keyword-only parameters are not supported yet", args.kwonlyargs[0])
+def _check_defaults(parsed, args):
+    """Default values are evaluated again by the generated functions: keep them simple."""
+    for default in list(args.defaults) + [d for d in args.kw_defaults if d is not None]:
+        for sub in gast.walk(default):
+            if isinstance(sub, (gast.Lambda, gast.NamedExpr, gast.Yield, gast.Await)):
+                raise parsed.error("this default value is not supported", sub)
 
 
 def _check_node(parsed, node):

@@ -53,7 +53,7 @@ class ReverseMode:
     def __init__(self, parsed, node, wrt, namer, callee_names):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
         self.callee_names = callee_names    # fn -> (forward name, backward name)
-        self.params = [a.id for a in node.args.args]
+        self.params = syntax.param_names(node.args)
         self.cfg = CFG(self.params, node.body)
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable)
