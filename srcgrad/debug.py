@@ -171,5 +171,5 @@ def _message(unit, name, kind, generated_line, source_lines):
     text = source_lines[generated_line - 1].strip()
     where = origin(unit, generated_line)
     user = f"{where[0]}:{where[1]}: {where[2]}" if where else "(no user line recorded)"
-    return (f"the adjoint {name} holds {kind}, first produced for {user}\n"
+    return (f"the adjoint {name} holds {kind}; it is the derivative through {user}\n"
             f"  generated line {generated_line} of {unit.fn.__qualname__}'s derivative: {text}")
