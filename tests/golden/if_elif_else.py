@@ -1,0 +1,29 @@
+# sg.source(sg.grad(tests.corpus.control.piecewise, wrt=0))
+def piecewise_grad(x):
+    # Forward sweep: the original computation
+    _neg = -1.0
+    _cond = x < _neg
+    if _cond:
+        _neg_1 = -x
+        y = _neg_1 - 0.5
+    else:
+        _cond_1 = x < 1.0
+        if _cond_1:
+            _mul = 0.5 * x
+            y = _mul * x
+        else:
+            y = x - 0.5
+    _mul_1 = y * y
+    # Backward sweep: d_mul_1 is the cotangent of the result
+    d_mul_1 = _sg.seed(_mul_1)
+    dy = _sg.unbroadcast(d_mul_1 * y, y)
+    dy = dy + _sg.unbroadcast(d_mul_1 * y, y)
+    if _cond:
+        dx = -dy
+    elif _cond_1:
+        d_mul = _sg.unbroadcast(dy * x, _mul)
+        dx = _sg.unbroadcast(dy * _mul, x)
+        dx = dx + d_mul * 0.5
+    else:
+        dx = dy
+    return dx

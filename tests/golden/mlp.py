@@ -1,0 +1,20 @@
+# sg.source(sg.grad(tests.corpus.arrays.mlp, wrt=(0, 1, 2)))
+def mlp_grad(w1, b1, w2, x):
+    # Forward sweep: the original computation
+    _matmul = x @ w1
+    _add = _matmul + b1
+    h = np.tanh(_add)
+    _matmul_1 = h @ w2
+    _pow = _matmul_1 ** 2
+    _sum = np.sum(_pow)
+    # Backward sweep: d_sum is the cotangent of the result
+    d_sum = _sg.seed(_sum)
+    d_pow = _sg.sum_adjoint(d_sum, _pow, None, False)
+    d_matmul_1 = d_pow * 2 * _matmul_1
+    dh = _sg.matmul_adjoint_a(d_matmul_1, h, w2)
+    dw2 = _sg.matmul_adjoint_b(d_matmul_1, h, w2)
+    d_add = dh * (1 - h ** 2)
+    d_matmul = _sg.unbroadcast(d_add, _matmul)
+    db1 = _sg.unbroadcast(d_add, b1)
+    dw1 = _sg.matmul_adjoint_b(d_matmul, x, w1)
+    return (dw1, db1, dw2)

@@ -1,0 +1,21 @@
+# sg.source(sg.grad(tests.corpus.control.recurrence, wrt=(0, 1)))
+def recurrence_grad(w, x):
+    # Forward sweep: the original computation
+    stack = []
+    h = x
+    for _ in range(5):
+        _mul = w * h
+        _add = _mul + 0.1
+        stack.append(h)
+        h = np.tanh(_add)
+    # Backward sweep: dh is the cotangent of the result
+    dh = _sg.seed(h)
+    dw = _sg.zeros_like(w)
+    for _ in reversed(range(5)):
+        d_add = dh * (1 - h ** 2)
+        h = stack.pop()
+        d_mul = d_add
+        dw += _sg.unbroadcast(d_mul * h, w)
+        dh = _sg.unbroadcast(d_mul * w, h)
+    dx = dh
+    return (dw, dx)

@@ -1,0 +1,27 @@
+# sg.source(sg.grad(tests.corpus.containers.swap, wrt=(0, 1)))
+def swap_grad(x, y):
+    # Forward sweep: the original computation
+    stack = []
+    _mul = x * 2.0
+    _tuple = (y, _mul)
+    stack.append(x)
+    x = _tuple[0]
+    stack.append(y)
+    y = _tuple[1]
+    _mul_1 = x * y
+    _add = _mul_1 + x
+    # Backward sweep: d_add is the cotangent of the result
+    d_add = _sg.seed(_add)
+    d_mul_1 = _sg.unbroadcast(d_add, _mul_1)
+    dx = _sg.unbroadcast(d_add, x)
+    dx = dx + _sg.unbroadcast(d_mul_1 * y, x)
+    dy = _sg.unbroadcast(d_mul_1 * x, y)
+    d_tuple = _sg.zeros_like(_tuple)
+    _sg.add_at(d_tuple, 1, dy)
+    y = stack.pop()
+    _sg.add_at(d_tuple, 0, dx)
+    x = stack.pop()
+    dy = d_tuple[0]
+    d_mul = d_tuple[1]
+    dx = d_mul * 2.0
+    return (dx, dy)

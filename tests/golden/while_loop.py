@@ -1,0 +1,26 @@
+# sg.source(sg.grad(tests.corpus.control.while_halving, wrt=0))
+def while_halving_grad(x):
+    # Forward sweep: the original computation
+    stack = []
+    steps = 0
+    _cond = x > 1.0
+    n_iterations = 0
+    while _cond:
+        n_iterations += 1
+        _div = x / 2.0
+        stack.append(x)
+        x = _div
+        _add = steps + 1
+        steps = _add
+        _cond = x > 1.0
+    _mul = x * x
+    _add_1 = _mul + steps
+    # Backward sweep: d_add_1 is the cotangent of the result
+    d_add_1 = _sg.seed(_add_1)
+    d_mul = _sg.unbroadcast(d_add_1, _mul)
+    dx = _sg.unbroadcast(d_mul * x, x)
+    dx = dx + _sg.unbroadcast(d_mul * x, x)
+    for _ in range(n_iterations):
+        x = stack.pop()
+        dx = dx * 0.5
+    return dx
