@@ -68,6 +68,14 @@ class CFG:
             breaks = self._loop_exits.pop()
             assert not stmt.orelse, "loop else blocks are removed by normalization"
             return [header] + breaks
+        if isinstance(stmt, gast.With):
+            defs = [n for item in stmt.items if item.optional_vars is not None
+                    for n in syntax.names_in(item.optional_vars)]
+            uses = [n for item in stmt.items for n in syntax.loaded_names(item.context_expr)]
+            header = self._connect(self._add(stmt, "with", defs=defs, uses=uses), preds)
+            return self._block(stmt.body, [header])
+        if isinstance(stmt, gast.Try):
+            return self._block(stmt.finalbody, self._block(stmt.body, preds))
         if isinstance(stmt, gast.Break):
             node = self._connect(self._add(stmt, "break"), preds)
             self._loop_exits[-1].append(node)

@@ -25,9 +25,9 @@ UNSUPPORTED = {
     gast.Global: "`global` is not supported (assigning module globals from a "
                  "differentiated function would hide data flow); pass the value in and return it",
     gast.Nonlocal: "`nonlocal` is not supported; pass the value in and return it",
-    gast.Try: "`try` is not supported yet; move the error handling outside the "
-              "differentiated function",
-    gast.With: "`with` blocks are not supported yet",
+    gast.ExceptHandler: "`try`/`except` is not supported yet (`try`/`finally` is): the "
+                        "backward sweep cannot undo a block that an exception interrupted; "
+                        "move the error handling outside the differentiated function",
     gast.ClassDef: "a class defined inside a differentiated function is not supported",
     gast.FunctionDef: "a `def` nested inside a block (an `if`, a loop, another `def`) is not "
                       "supported; define it at the top of the function or at module level",
@@ -79,6 +79,8 @@ def _check_node(parsed, node):
     for kind, message in UNSUPPORTED.items():
         if isinstance(node, kind):
             raise parsed.error(message, node)
+    if isinstance(node, gast.Try) and node.orelse:
+        raise parsed.error("`try`/`else` is not supported yet", node)
     if isinstance(node, gast.ImportFrom):
         if any(alias.name == "*" for alias in node.names):
             raise parsed.error("star-imports are not supported", node)

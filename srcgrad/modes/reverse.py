@@ -140,6 +140,12 @@ class ReverseMode:
                             orelse=self.forward_block(stmt.orelse))]
         if isinstance(stmt, (gast.For, gast.While)):
             return self.forward_loop(stmt)
+        if isinstance(stmt, gast.With):
+            return [gast.With(items=stmt.items, body=self.forward_block(stmt.body) or [gast.Pass()],
+                              type_comment=None)]
+        if isinstance(stmt, gast.Try):
+            return [gast.Try(body=self.forward_block(stmt.body) or [gast.Pass()], handlers=[],
+                             orelse=[], finalbody=self.forward_block(stmt.finalbody))]
         return [stmt]
 
     def forward_assign(self, stmt):
@@ -244,6 +250,12 @@ class ReverseMode:
             return [] if _is_loop_exit(stmt) else self.backward_if(stmt, state)
         if isinstance(stmt, (gast.For, gast.While)):
             return self.backward_loop(stmt, state)
+        if isinstance(stmt, gast.With):
+            # Without an exception a `with` block runs straight through: so does its adjoint.
+            return self.backward_block(stmt.body, state)
+        if isinstance(stmt, gast.Try):
+            return self.backward_block(stmt.finalbody, state) \
+                + self.backward_block(stmt.body, state)
         if isinstance(stmt, gast.Expr):
             return self.backward_bare_call(stmt, state)
         return []

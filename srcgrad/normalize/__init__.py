@@ -13,7 +13,7 @@ def map_blocks(body, rewrite):
     """Apply ``rewrite(stmt) -> [stmts]`` to every statement, inner blocks first."""
     out = []
     for stmt in body:
-        for field in ("body", "orelse"):
+        for field in ("body", "orelse", "finalbody"):
             if isinstance(getattr(stmt, field, None), list) and not isinstance(stmt, gast.Raise):
                 setattr(stmt, field, map_blocks(getattr(stmt, field), rewrite))
         out.extend(rewrite(stmt))

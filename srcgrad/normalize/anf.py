@@ -78,6 +78,12 @@ class _Flattener:
             return self.while_loop(stmt)
         if isinstance(stmt, gast.For):
             return self.for_loop(stmt)
+        if isinstance(stmt, gast.With):
+            # The context managers are evaluated as written (they carry no derivative).
+            return [gast.With(items=stmt.items, body=self.block(stmt.body), type_comment=None)]
+        if isinstance(stmt, gast.Try):
+            return [gast.Try(body=self.block(stmt.body), handlers=[], orelse=[],
+                             finalbody=self.block(stmt.finalbody))]
         if isinstance(stmt, (gast.Break, gast.Continue, gast.Raise)):
             return [stmt]
         raise NotImplementedError(type(stmt).__name__)  # the fence stops anything else

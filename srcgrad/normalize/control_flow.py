@@ -134,6 +134,13 @@ class _Rewriter:
             stmt.body = self.block(stmt.body)
             stmt.orelse = self.block(stmt.orelse)
             return [stmt]
+        if isinstance(stmt, gast.With):
+            stmt.body = self.block(stmt.body)
+            return [stmt]
+        if isinstance(stmt, gast.Try):
+            stmt.body = self.block(stmt.body)
+            stmt.finalbody = self.block(stmt.finalbody)
+            return [stmt]
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop(stmt)
         return [stmt]

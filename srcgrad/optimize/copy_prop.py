@@ -20,7 +20,7 @@ def propagate_copies(body, reads=None):
     reads = _read_counts(body) if reads is None else reads
     changed = False
     for stmt in body:
-        for field in ("body", "orelse"):
+        for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
                 new, inner_changed = propagate_copies(inner, reads)
@@ -35,6 +35,8 @@ def propagate_copies(body, reads=None):
             j = _single_reader(out, i, target, source, reads)
             if j is not None:
                 _rename_reads(out[j], target, source)
+                if _is_copy(out[j]) and out[j].targets[0].id == out[j].value.id:
+                    del out[j]  # the fold left `a = a`
                 del out[i]
                 reads[target] = 0
                 reads[source] = reads.get(source, 0) + 1

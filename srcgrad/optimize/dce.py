@@ -42,7 +42,7 @@ def eliminate_dead_code(body, live_out):
 def _filter(body, keep):
     out = []
     for stmt in body:
-        for field in ("body", "orelse"):
+        for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
                 new = _filter(inner, keep)

@@ -26,7 +26,7 @@ def _is_save(stmt):
 def _statements(body):
     for stmt in body:
         yield stmt
-        for field in ("body", "orelse"):
+        for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list):
                 yield from _statements(inner)
@@ -39,7 +39,7 @@ def _loaded(stmt):
     while nodes:
         node = nodes.pop()
         for field, value in gast.iter_fields(node):
-            if field in ("body", "orelse") and isinstance(node, gast.stmt):
+            if field in ("body", "orelse", "finalbody") and isinstance(node, gast.stmt):
                 continue
             for child in value if isinstance(value, list) else [value]:
                 if isinstance(child, gast.Name) and isinstance(child.ctx, gast.Load):
@@ -76,7 +76,7 @@ def _drop(body, needed):
     for stmt in body:
         if _is_save(stmt) and stmt.saved not in needed:
             continue
-        for field in ("body", "orelse"):
+        for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
                 new = _drop(inner, needed)
