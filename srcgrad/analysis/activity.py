@@ -33,11 +33,15 @@ class Activity:
         return name in self.varied_before[node]
 
 
-def analyze_activity(cfg, wrt, differentiable):
+def analyze_activity(cfg, wrt, differentiable, is_source=None):
+    """``is_source(stmt)``: statements whose result is varied whatever their operands
+    (Variable reads in an eager unit)."""
     def varied_transfer(node, fact):
         stmt = node.stmt
         if node.kind == "entry":
             return fact | frozenset(wrt)
+        if is_source is not None and isinstance(stmt, gast.Assign) and is_source(stmt):
+            return fact | node.defs
         if isinstance(stmt, gast.Assign):
             target = stmt.targets[0]
             if isinstance(target, gast.Subscript):

@@ -47,16 +47,19 @@ class ReverseResult:
     adjoints: dict         # wrt param -> its adjoint name, or None when symbolically zero
     stack: str             # name of the stack of saved values
     callees: list          # user functions called on the differentiated path
+    seed_helper: str = "_sg.seed"   # what the fused functions call to seed the output
 
 
 class ReverseMode:
-    def __init__(self, parsed, node, wrt, namer, callee_names):
+    def __init__(self, parsed, node, wrt, namer, callee_names, eager=False):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
         self.callee_names = callee_names    # fn -> (forward name, backward name)
         self.params = syntax.param_names(node.args)
         self.cfg = CFG(self.params, node.body)
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
-        self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable)
+        self.eager = eager   # Variable reads are differentiable sources
+        self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
+                                         self.reads_variable if eager else None)
         self.maybe_defined = defined_names(self.cfg, self.params)
         self.surely_defined = defined_names(self.cfg, self.params, definitely=True)
         self.stack = namer.fresh("stack")
@@ -104,7 +107,7 @@ class ReverseMode:
         adjoints = {p: (self.namer.adjoint(p) if p in state else None) for p in self.wrt}
         return ReverseResult(self.preinit + forward, backward, ret.value,
                              seed or self.namer.fresh("dresult"), adjoints, self.stack,
-                             self.callees)
+                             self.callees, "_sg.ones_seed" if self.eager else "_sg.seed")
 
     def forward_block(self, body):
         out = []
@@ -348,12 +351,29 @@ class ReverseMode:
             return self.rules.expand(stmt, info.rule, info.args, info.keywords, g, target, state)
         if info.kind == "user":
             return self.user_call_adjoint(stmt, info, g, state)
+        if info.kind == "variable":
+            return self.variable_read_adjoint(stmt, info, g, state)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"
             f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>')\n"
             f"or wrap it with srcgrad.custom_vjp, or apply srcgrad.stop_gradient to its "
             f"inputs if no derivative should flow", stmt, MissingRuleError)
+
+    def reads_variable(self, stmt):
+        """Is ``stmt`` ``v = _sg.read_variable(obj)`` or a user call (which may read
+        Variables): a source in an eager unit?"""
+        return isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Call) \
+            and self.call_info(stmt.value).kind in ("variable", "user")
+
+    def variable_read_adjoint(self, stmt, info, g, state):
+        """The cotangent of a read goes to the Variable (and to ``obj`` when it is a
+        value being differentiated: ``read_variable`` is the identity on non-Variables)."""
+        obj = info.args[0]
+        out = syntax.quote("_sg.variable_cotangent(obj, g)", obj=obj, g=g)
+        if self.varied(stmt, obj):
+            out += self.accumulate(obj.id, syntax.name(g), state)
+        return out
 
     def user_call_adjoint(self, stmt, info, g, state):
         import inspect

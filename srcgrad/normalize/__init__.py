@@ -20,14 +20,16 @@ def map_blocks(body, rewrite):
     return out
 
 
-def normalize_function(parsed, namer):
-    """Run every normalization pass over ``parsed.node`` (in place) and return it."""
-    from srcgrad.normalize import anf, control_flow, desugar
+def normalize_function(parsed, namer, eager=False):
+    """Run every normalization pass over ``parsed.node`` (in place) and return it.
+    ``eager``: wrap every load that may be a Variable (see ``variables``)."""
+    from srcgrad.normalize import anf, control_flow, desugar, variables
     from srcgrad.normalize.local_functions import collect_local_functions
 
     node = parsed.node
     local_functions = collect_local_functions(parsed)
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)
+    node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)
     node.body = anf.to_anf(node.body, namer, local_functions, parsed)
     return node

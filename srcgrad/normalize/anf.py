@@ -358,6 +358,8 @@ def _operation_name(expr):
         return "cmp"
     if isinstance(expr, gast.Call):
         func = expr.func
+        if syntax.dotted_name(func) == "_sg.read_variable" and isinstance(expr.args[0], gast.Name):
+            return expr.args[0].id.lstrip("_") + "_value"   # w_value = _sg.read_variable(w)
         return func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", "call")
     if isinstance(expr, gast.Subscript):
         base = expr.value.id if isinstance(expr.value, gast.Name) else "item"

@@ -32,3 +32,24 @@ def show(body):
 def expect(text):
     """An expected result written as an indented triple-quoted string."""
     return textwrap.dedent(text).lstrip("\n")
+
+
+def mark_saves(body):
+    """Mark ``stack.append(v)`` and ``v = stack.pop()`` as saves of ``v``, the way the
+    reverse mode marks the pushes and pops it emits."""
+    from srcgrad.syntax import gast
+
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Expr) and _method(node.value) == "append":
+            node.saved = node.value.args[0].id
+        if isinstance(node, gast.Assign) and _method(node.value) == "pop":
+            node.saved = node.targets[0].id
+    return body
+
+
+def _method(expr):
+    from srcgrad.syntax import gast
+
+    if isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute):
+        return expr.func.attr
+    return None

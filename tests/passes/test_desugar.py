@@ -1,0 +1,86 @@
+"""normalize.desugar: statements rewritten into simpler statements of the same meaning."""
+
+from srcgrad.normalize.desugar import desugar
+from tests.passes.helpers import expect, namer_for, show, statements
+
+
+def run(source):
+    body = statements(source)
+    return show(desugar(body, namer_for(body)))
+
+
+def test_augmented_assignment_to_a_name():
+    assert run("x += y\nx **= 2") == expect("""
+        x = x + y
+        x = x ** 2
+    """)
+
+
+def test_augmented_assignment_to_an_item_evaluates_the_index_once():
+    assert run("m[i + 1] *= 3\nm[i] += 1") == expect("""
+        _index = i + 1
+        m[_index] = m[_index] * 3
+        m[i] = m[i] + 1
+    """)
+
+
+def test_augmented_assignment_to_a_slice_keeps_the_simple_slice():
+    assert run("x[1:3] += v") == expect("""
+        x[1:3] = x[1:3] + v
+    """)
+
+
+def test_multiple_targets_share_one_evaluation():
+    assert run("a = b = f(x)") == expect("""
+        _value = f(x)
+        a = _value
+        b = _value
+    """)
+
+
+def test_swap_goes_through_a_tuple():
+    assert run("p, q = q, p") == expect("""
+        _tuple = (q, p)
+        p = _tuple[0]
+        q = _tuple[1]
+    """)
+
+
+def test_independent_tuple_assignment_is_split():
+    assert run("u, v = a, b * 2") == expect("""
+        u = a
+        v = b * 2
+    """)
+
+
+def test_unpacking_a_call_result():
+    assert run("a, (b, c) = f(x)") == expect("""
+        _value = f(x)
+        a = _value[0]
+        _value_1 = _value[1]
+        b = _value_1[0]
+        c = _value_1[1]
+    """)
+
+
+def test_assert_becomes_a_raise():
+    assert run('assert x > 0, "negative"') == expect("""
+        if not x > 0:
+            raise AssertionError('negative')
+    """)
+
+
+def test_annotations_docstrings_and_pass_vanish():
+    assert run('"""doc"""\nz: float = x * 2\nw: int\npass\ndel z') == expect("""
+        z = x * 2
+    """)
+
+
+def test_nested_blocks_are_desugared_too():
+    assert run("for i in r:\n    if c:\n        s += i\n    else:\n        s -= i") == expect("""
+        for i in r:
+            if c:
+                s = s + i
+            else:
+                s = s - i
+    """)
