@@ -7,6 +7,7 @@
 
 from srcgrad.api import differentiable, grad, source, value_and_grad, vjp
 from srcgrad.errors import MissingRuleError, SrcgradError, TransformError
+from srcgrad.higher import hessian, hvp, jacobian, jvp
 from srcgrad.rules import defadjoint as defrule
 from srcgrad.rules import defelementwise
 from srcgrad.runtime import stop_gradient
@@ -16,4 +17,5 @@ __version__ = "0.1.0"
 __all__ = [
     "MissingRuleError", "SrcgradError", "TransformError", "defelementwise", "defrule",
     "differentiable", "grad", "source", "stop_gradient", "value_and_grad", "vjp",
+    "hessian", "hvp", "jacobian", "jvp",
 ]

@@ -18,6 +18,8 @@ from srcgrad.frontend.parse import parse_function
 def _target(f):
     """(plain function, bound self or None) for a function, method or decorated function."""
     f = getattr(f, "__srcgrad_function__", f)
+    if getattr(f, "__srcgrad_custom__", False):   # sg.custom_vjp / custom_jvp / checkpoint
+        return f, None
     if isinstance(f, types.MethodType):
         return f.__func__, f.__self__
     if isinstance(f, functools.partial):

@@ -99,6 +99,9 @@ def reverse_unit(fn, wrt, eager=False):
 
 
 def _compile(fn, wrt, created, eager=False):
+    custom = getattr(fn, "srcgrad_reverse_unit", None)   # sg.custom_vjp, sg.checkpoint
+    if custom is not None:
+        return custom(wrt)
     per_fn = (_EAGER_CACHE if eager else _CACHE).setdefault(fn, {})
     if wrt in per_fn:
         return per_fn[wrt]

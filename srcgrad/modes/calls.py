@@ -48,6 +48,8 @@ def classify_call(parsed, call, local_names):
 
 
 def classify_object(obj, dotted, args, keywords):
+    if getattr(obj, "__srcgrad_custom__", False):   # user rules: called like a user function
+        return CallInfo("user", dotted, obj, args=args, keywords=keywords)
     if REGISTRY.is_nondiff(obj) or _is_random(obj):
         return CallInfo("nondiff", dotted, obj, args=args, keywords=keywords)
     rule = REGISTRY.lookup(obj)

@@ -7,6 +7,7 @@ from srcgrad.rules import (  # noqa: F401  # noqa: F401
     numpy_linalg,
     numpy_shape,
     operators,
+    runtime_rules,
 )
 from srcgrad.rules.registry import (  # noqa: F401
     NONDIFF_ATTRIBUTES,

@@ -10,4 +10,5 @@ Helpers are small and named by what they compute, so generated code reads like m
 from srcgrad.runtime.adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403
 from srcgrad.runtime.core import _FLOAT, _NDARRAY  # noqa: F401
+from srcgrad.runtime.tangents import *  # noqa: F403
 from srcgrad.runtime.variables import *  # noqa: F403

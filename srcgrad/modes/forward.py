@@ -1,0 +1,337 @@
+"""Forward mode: every statement gives its tangent statements, right after it.
+
+Before (normalized, ``wrt=x``)::
+
+    def f(x, w):
+        _mul = x * w
+        y = np.sin(_mul)
+        return y
+
+After (``x_dot`` is the input tangent)::
+
+    _mul = x * w
+    _mul_dot = x_dot * w
+    y = np.sin(_mul)
+    y_dot = _mul_dot * np.cos(_mul)
+
+Tangents are tracked symbolically while the code is built: a name whose tangent was never
+set has a zero tangent and costs nothing; where control flow joins, a branch that left a
+tangent unset sets it to zeros. Loops are walked until the set of names with tangents is
+stable at the top of the body. Calls to other user functions call their own generated
+``jvp`` functions; list operations (``append``/``pop``) and in-place helpers are mirrored
+on the tangent containers, so generated gradient code is itself transformable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from srcgrad import syntax
+from srcgrad.errors import MissingRuleError
+from srcgrad.modes.calls import classify_call
+from srcgrad.modes.forward_rules import TangentExpander
+from srcgrad.modes.forward_state import TangentState
+from srcgrad.modes.reverse_rules import RuleExpander
+from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
+from srcgrad.rules.methods import ARRAY_ATTRIBUTES
+from srcgrad.syntax import gast
+
+LIST_METHODS = {"append", "extend", "insert", "pop", "reverse"}
+
+
+@dataclasses.dataclass
+class ForwardResult:
+    body: list          # primal and tangent statements (no return)
+    result: object      # the returned atom
+    result_dot: str     # its tangent's name, or None when symbolically zero
+    prologue: list      # ``x = None`` for names whose tangent is set before they surely exist
+
+
+class ForwardMode:
+    def __init__(self, parsed, node, wrt, namer, callee_jvp):
+        self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
+        self.callee_jvp = callee_jvp   # (fn, wrt tuple) -> (generated name, tangent keywords)
+        self.params = [a.id for a in node.args.args]
+        self.locals = set(self.params) | set(syntax.names_in(node, gast.Store))
+        self.reverse_rules = RuleExpander(self)
+        self.rules = TangentExpander(self)
+        self.preinit = set()
+
+    def tangent(self, name):
+        return self.namer.tangent(name)
+
+    def tangent_or_zero(self, atom, state):
+        if isinstance(atom, gast.Name) and atom.id in state:
+            return syntax.name(self.tangent(atom.id))
+        return syntax.quote_expr("_sg.zeros_like(x)", x=atom)
+
+    # -- driver --------------------------------------------------------------------------
+    def run(self):
+        body, ret = self.node.body[:-1], self.node.body[-1]
+        state = TangentState({p: False for p in self.wrt}, self.params)
+        code = self.block(body, state)
+        result = ret.value
+        result_dot = self.tangent(result.id) if isinstance(result, gast.Name) \
+            and result.id in state else None
+        prologue = [syntax.assign(n, syntax.const(None)) for n in sorted(self.preinit)]
+        return ForwardResult(code, result, result_dot, prologue)
+
+    def block(self, body, state):
+        out = []
+        for stmt in body:
+            new = self.statement(stmt, state)
+            syntax.set_line(new, stmt.lineno)
+            out.extend(new)
+        return out
+
+    def statement(self, stmt, state):
+        if isinstance(stmt, gast.Assign):
+            target = stmt.targets[0]
+            if isinstance(target, gast.Subscript):
+                return self.subscript_write(stmt, target, state)
+            out = self.assign(stmt, target.id, stmt.value, state)
+            state.defined.add(target.id)
+            return out
+        if isinstance(stmt, gast.If):
+            return [stmt] if _is_loop_exit(stmt) else self.branch(stmt, state)
+        if isinstance(stmt, (gast.For, gast.While)):
+            return self.loop(stmt, state)
+        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
+            return [stmt] + self.bare_call(stmt, stmt.value, state)
+        return [stmt]
+
+    # -- assignments ---------------------------------------------------------------------
+    def assign(self, stmt, target, value, state):
+        if isinstance(value, gast.Call) and self.carries(value, state):
+            info = self.call_info(value)
+            if info.kind == "user":
+                return self.user_call(stmt, info, target, value, state)
+        tangent = self.tangent_value(stmt, target, value, state)
+        state.tangents.pop(target, None)
+        if tangent is None:
+            return [stmt]
+        expr, shares = tangent
+        state.tangents[target] = shares
+        return [stmt, syntax.assign(self.tangent(target), expr)]
+
+    def carries(self, value, state):
+        return any(n in state for n in syntax.loaded_names(value))
+
+    def tangent_value(self, stmt, target, value, state):
+        """``(tangent expression, shares a buffer)`` for ``target = value``, or None."""
+        if not self.carries(value, state):
+            return None
+        if isinstance(value, gast.Name):
+            return syntax.name(self.tangent(value.id)), state.tangents[value.id]
+        if isinstance(value, (gast.Compare, gast.BoolOp, gast.JoinedStr)):
+            return None
+        if isinstance(value, gast.Subscript):
+            if value.value.id not in state:
+                return None
+            dot = gast.Subscript(value=syntax.name(self.tangent(value.value.id)),
+                                 slice=value.slice, ctx=gast.Load())
+            return dot, state.tangents[value.value.id]
+        if isinstance(value, (gast.Tuple, gast.List)):
+            elts = [self.tangent_or_zero(e, state) for e in value.elts]
+            return type(value)(elts=elts, ctx=gast.Load()), False
+        if isinstance(value, gast.Attribute):
+            return self.attribute_tangent(stmt, value, state)
+        expr = self.operation_tangent(stmt, target, value, state)
+        if expr is None:
+            return None
+        return expr, isinstance(expr, gast.Name)
+
+    def operation_tangent(self, stmt, target, value, state):
+        if isinstance(value, gast.BinOp):
+            if isinstance(value.op, operators.NONDIFF_BINARY):
+                return None
+            return self.rule_tangent(stmt, operators.BINARY[type(value.op)],
+                                     [value.left, value.right], value, target, state)
+        if isinstance(value, gast.UnaryOp):
+            if isinstance(value.op, operators.NONDIFF_UNARY):
+                return None
+            if isinstance(value.op, gast.UAdd):
+                return syntax.name(self.tangent(value.operand.id))
+            return self.rule_tangent(stmt, operators.UNARY[type(value.op)], [value.operand],
+                                     value, target, state)
+        if isinstance(value, gast.Call):
+            return self.call_tangent(stmt, target, value, state)
+        raise self.parsed.error("forward mode does not support this expression on values "
+                                "being differentiated", stmt)
+
+    def rule_tangent(self, stmt, func, args, value, target, state):
+        from srcgrad.modes.calls import CallInfo
+
+        rule = REGISTRY.lookup(func)
+        info = CallInfo("rule", rule.name, func, rule, list(args), [])
+        return self.rules.expand(stmt, info, value, target, state)
+
+    def attribute_tangent(self, stmt, value, state):
+        if value.attr in NONDIFF_ATTRIBUTES or value.value.id not in state:
+            return None
+        template = ARRAY_ATTRIBUTES.get(value.attr)
+        if template is None:
+            raise self.parsed.error(f"the attribute `.{value.attr}` of a value being "
+                                    "differentiated is not supported yet", stmt, MissingRuleError)
+        dot = syntax.name(self.tangent(value.value.id))
+        return syntax.quote_expr(template, g=dot), state.tangents[value.value.id]
+
+    def call_info(self, call):
+        return classify_call(self.parsed, call, self.locals)
+
+    def call_tangent(self, stmt, target, call, state):
+        func = call.func
+        if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
+                and isinstance(func.value, gast.Name) and func.value.id in self.locals:
+            if func.value.id not in state:
+                return None
+            return self.mirrored_call(call, state)
+        info = self.call_info(call)
+        if info.kind == "nondiff":
+            return None
+        if info.kind == "rule":
+            return self.rules.expand(stmt, info, call, target, state)
+        raise self.parsed.error(
+            f"no derivative rule for `{info.name}`, which is called on values being "
+            f"differentiated. Register one, e.g.\n"
+            f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>', "
+            f"tangent={{'x': 'x_dot * <partial derivative>'}})\n"
+            f"or wrap it with srcgrad.custom_jvp", stmt, MissingRuleError)
+
+    def mirrored_call(self, call, state):
+        """``base.method(args)`` on the tangents: ``base_dot.method(args_dot)``."""
+        new = syntax.clone(call)
+        new.func.value = syntax.name(self.tangent(call.func.value.id))
+        if call.func.attr in ("append", "extend"):
+            new.args = [self.tangent_or_zero(a, state) for a in call.args]
+        elif call.func.attr == "insert":
+            new.args = [call.args[0]] + [self.tangent_or_zero(a, state) for a in call.args[1:]]
+        return new
+
+    def user_call(self, stmt, info, target, call, state):
+        """``y = g(a, b)`` -> ``y, y_dot = g_jvp(a, b, a_dot=...)``."""
+        import inspect
+
+        params = list(inspect.signature(info.target).parameters)
+        bound = self.reverse_rules.bind_user_call(stmt, info, params)
+        wrt = tuple(p for p in params if isinstance(bound.get(p), gast.Name)
+                    and bound[p].id in state)
+        name, keywords = self.callee_jvp(info.target, wrt)
+        new = syntax.clone(call)
+        new.func = syntax.name(name)
+        new.keywords = list(new.keywords) + [
+            gast.keyword(arg=keywords[p], value=syntax.name(self.tangent(bound[p].id)))
+            for p in wrt]
+        state.tangents.pop(target, None)
+        state.tangents[target] = False
+        targets = syntax.tuple_of([syntax.name(target, True),
+                                   syntax.name(self.tangent(target), True)], store=True)
+        return [syntax.assign(targets, new)]
+
+    # -- writes into containers ----------------------------------------------------------
+    def subscript_write(self, stmt, target, state):
+        base, value = target.value.id, stmt.value
+        if base not in state and not self.carries(value, state):
+            return [stmt]
+        out = self.own(base, state)
+        dot = gast.Subscript(value=syntax.name(self.tangent(base)), slice=target.slice,
+                             ctx=gast.Store())
+        return out + [stmt, syntax.assign(dot, self.tangent_or_zero(value, state))]
+
+    def bare_call(self, stmt, call, state):
+        func = call.func
+        if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
+                and isinstance(func.value, gast.Name) and func.value.id in self.locals:
+            base = func.value.id
+            if base not in state and not self.carries(call, state):
+                return []
+            out = self.own(base, state)
+            return out + [gast.Expr(value=self.mirrored_call(call, state))]
+        if not self.carries(call, state):
+            return []
+        info = self.call_info(call)
+        if info.kind == "rule" and getattr(info.rule, "inplace", False):
+            linear = info.rule.linear_in or tuple(info.rule.adjoints)
+            values = self.reverse_rules.bind(stmt, info.rule, info.args, info.keywords)
+            if self.rules.linear(call, info, values, linear, state) is None:
+                return []
+            out = self.own(info.args[0].id, state)
+            return out + [gast.Expr(value=self.rules.linear(call, info, values, linear, state))]
+        return []
+
+    def own(self, name, state):
+        """Make ``name``'s tangent a buffer that an in-place write may change."""
+        if name not in state:
+            return self.materialize(name, state)
+        if state.tangents[name]:
+            state.tangents[name] = False
+            return syntax.quote("d = _sg.snapshot(d)", d=self.tangent(name))
+        return []
+
+    def materialize(self, name, state):
+        if name not in state.defined and name not in self.params:
+            self.preinit.add(name)
+        state.tangents[name] = False
+        return syntax.quote("d = _sg.zeros_like(x)", d=self.tangent(name), x=name)
+
+    # -- control flow --------------------------------------------------------------------
+    def branch(self, stmt, state):
+        then_state, else_state = state.copy(), state.copy()
+        then_code = self.block(stmt.body, then_state)
+        else_code = self.block(stmt.orelse, else_state)
+        for name in sorted(set(then_state.tangents) | set(else_state.tangents)):
+            if name not in then_state:
+                then_code += self.materialize(name, then_state)
+            if name not in else_state:
+                else_code += self.materialize(name, else_state)
+        state.join(then_state, else_state)
+        return [gast.If(test=stmt.test, body=then_code or [gast.Pass()], orelse=else_code)]
+
+    def loop(self, stmt, state):
+        body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body
+        before = []
+        for _ in range(8):   # until the names with tangents are stable at the loop's top
+            trial = state.copy()
+            self.loop_body(stmt, body, trial)
+            new = [n for n in trial.tangents if n not in state]
+            if not new:
+                break
+            for name in sorted(new):
+                before += self.materialize(name, state)
+        entry = state.copy()
+        code = self.loop_body(stmt, body, state)
+        for name in sorted(entry.tangents):
+            if name not in state:
+                code += self.materialize(name, state)
+        state.join(entry, state)
+        state.defined = entry.defined
+        if body is not stmt.body:
+            code.append(stmt.body[-1])
+        loop = syntax.clone(stmt)
+        loop.body = code or [gast.Pass()]
+        if _iterates_tangent(stmt, entry):
+            loop.target = syntax.tuple_of([syntax.name(stmt.target.id, True), syntax.name(
+                self.tangent(stmt.target.id), True)], store=True)
+            loop.iter = syntax.quote_expr("zip(xs, xs_dot)", xs=stmt.iter,
+                                          xs_dot=self.tangent(stmt.iter.id))
+        return before + [loop]
+
+    def loop_body(self, stmt, body, state):
+        if isinstance(stmt, gast.For):
+            target = stmt.target.id
+            state.tangents.pop(target, None)
+            if _iterates_tangent(stmt, state):
+                state.tangents[target] = False
+            state.defined.add(target)
+        return self.block(body, state)
+
+
+def _iterates_tangent(stmt, state):
+    """Does a ``for`` loop walk over a value that has a tangent?"""
+    return isinstance(stmt, gast.For) and isinstance(stmt.iter, gast.Name) \
+        and stmt.iter.id in state
+
+
+def _is_loop_exit(stmt):
+    return (isinstance(stmt, gast.If) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], gast.Break) and not stmt.orelse)

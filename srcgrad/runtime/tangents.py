@@ -1,0 +1,49 @@
+"""Helpers that forward-mode and higher-order code calls."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad.runtime.core import _NDARRAY
+
+
+def broadcast_tangent(t, ans):
+    """The tangent ``t`` stretched to the shape of the value ``ans`` it belongs to."""
+    if type(ans) is not _NDARRAY or np.shape(t) == ans.shape:
+        return t
+    return np.broadcast_to(t, ans.shape).copy()
+
+
+def broadcast_like(g, v):
+    """The transpose of ``unbroadcast(v, x)``: ``g`` stretched back to ``v``'s shape."""
+    if np.shape(g) == np.shape(v):
+        return g
+    out = np.broadcast_to(g, np.shape(v)).copy()
+    return out[()] if out.ndim == 0 else out
+
+
+def added_at(dx, index, g):
+    """``add_at`` without the in-place write: a new buffer holding ``dx`` plus ``g`` at
+    ``index``."""
+    from srcgrad.runtime.core import add_at, snapshot
+
+    return add_at(snapshot(dx), index, g)
+
+
+def safe_ratio(p, x):
+    """``p / x`` where ``x > 0``, else 0 (the derivative of ``power_exponent_partial``)."""
+    x = np.asarray(x, dtype=float)
+    return np.where(x > 0, p / np.where(x > 0, x, 1.0), 0.0)
+
+
+def safe_log(x):
+    """``log(x)`` where ``x > 0``, else 0."""
+    x = np.asarray(x, dtype=float)
+    return np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), 0.0)
+
+
+def missing_transpose(name):
+    """Stands in for a reverse-mode rule that a runtime helper does not have yet."""
+    raise NotImplementedError(
+        f"reverse mode over generated code that calls _sg.{name} is not supported yet; "
+        "use forward mode (sg.jvp / sg.hvp) for this derivative")
