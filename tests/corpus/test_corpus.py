@@ -163,7 +163,7 @@ SCALAR_CASES = [
 
 # Lambdas passed straight to the API, several of them on one line.
 square_lambda, cube_lambda = (lambda x: x * x), (lambda x: x ** 3 + np.sin(x))
-weighted = lambda x, w: np.sum(w * np.exp(x))  # noqa: E731
+weighted = lambda x, w: np.sum(w * np.exp(x))
 
 SCALAR_CASES += [
     Case(square_lambda, 1.7, id="lambda_square"),
