@@ -132,13 +132,13 @@ def _parse_template(source, mode):
     return tree.body if mode == "stmts" else tree.body[0].value
 
 
-def quote(source, **subs):
+def quote(source, /, **subs):
     """Parse statements from ``source``, replacing names by ``subs`` (str or node)."""
     body = copy.deepcopy(_parse_template(source, "stmts"))
     return [replace_names(stmt, subs) for stmt in body] if subs else body
 
 
-def quote_expr(source, **subs):
+def quote_expr(source, /, **subs):
     expr = copy.deepcopy(_parse_template(source, "expr"))
     return replace_names(expr, subs) if subs else expr
 

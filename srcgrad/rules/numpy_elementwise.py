@@ -7,7 +7,7 @@ multiplies by the tangent.
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint, defelementwise
+from srcgrad.rules.registry import defadjoint, defelementwise, deflinear
 
 # Arithmetic (also the Python operators, see ``operators``).
 defelementwise(np.add, "1", "1")
@@ -22,7 +22,6 @@ defelementwise(np.reciprocal, "-ans * ans")
 defelementwise(np.square, "2 * x")
 defelementwise(np.sqrt, "0.5 / ans")
 defelementwise(np.cbrt, "1 / (3 * ans ** 2)")
-defelementwise(np.absolute, "np.sign(x)")
 defelementwise(np.fabs, "np.sign(x)")
 defelementwise(np.mod, "1", "-np.floor_divide(x, y)")
 defelementwise(np.remainder, "1", "-np.floor_divide(x, y)")
@@ -70,3 +69,14 @@ defelementwise(np.clip, "_sg.clip_mask(a, a_min, a_max)", None, None,
 defadjoint(np.where, "condition, x=None, y=None", broadcasts=True,
            x="np.where(condition, g, 0.0)", y="np.where(condition, 0.0, g)",
            tangent={"x": "np.where(condition, x_dot, 0.0)", "y": "np.where(condition, 0.0, y_dot)"})
+
+# Complex parts. A complex cotangent g of z pairs as Re(sum(g * dz)), so holomorphic rows
+# keep their real form; |z|, Re, Im and arg are not holomorphic and get their own rows.
+defadjoint(np.absolute, "x", x="g * _sg.abs_partial(x)",
+           tangent={"x": "np.real(x_dot * _sg.abs_partial(x))"})
+deflinear(np.conjugate, "x", "np.conj(g)")
+deflinear(np.real, "val", "_sg.match_complex(val, g)", linear_in="val")
+deflinear(np.imag, "val", "_sg.imag_adjoint(g, val)", linear_in="val")
+defadjoint(np.angle, "z, deg=False", z="_sg.angle_adjoint(g, z) * (180 / np.pi if deg else 1)")
+defelementwise(np.nan_to_num, "np.isfinite(x)",
+               params="x, copy=True, nan=0.0, posinf=None, neginf=None")

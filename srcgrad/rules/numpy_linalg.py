@@ -1,22 +1,40 @@
-"""Products and linear algebra: full templates (the long tail of the table)."""
+"""``numpy.linalg``: full templates over stacks of matrices (see
+``srcgrad.runtime.linalg_adjoints`` for the formulas and their sources).
+
+Rows whose result is a tuple (``slogdet``, ``eigh``, ``svd``...) receive a cotangent
+with one entry per item, zeros for the items the program did not use.
+"""
 
 import numpy as np
 
 from srcgrad.rules.registry import defadjoint
 
-defadjoint(np.dot, "a, b, out=None",
-           a="_sg.dot_adjoint_a(g, a, b)", b="_sg.dot_adjoint_b(g, a, b)",
-           tangent={"a": "np.dot(a_dot, b)", "b": "np.dot(a, b_dot)"})
-defadjoint(np.matmul, "x1, x2",
-           x1="_sg.matmul_adjoint_a(g, x1, x2)", x2="_sg.matmul_adjoint_b(g, x1, x2)",
-           tangent={"x1": "np.matmul(x1_dot, x2)", "x2": "np.matmul(x1, x2_dot)"})
-defadjoint(np.outer, "a, b, out=None",
-           a="np.reshape(np.dot(g, np.ravel(b)), np.shape(a))",
-           b="np.reshape(np.dot(np.ravel(a), g), np.shape(b))",
-           tangent={"a": "np.outer(a_dot, b)", "b": "np.outer(a, b_dot)"})
-defadjoint(np.inner, "a, b",
-           a="_sg.inner_adjoint_a(g, a, b)", b="_sg.inner_adjoint_a(g, b, a)",
-           tangent={"a": "np.inner(a_dot, b)", "b": "np.inner(a, b_dot)"})
-defadjoint(np.vdot, "a, b", a="np.reshape(g * np.ravel(b), np.shape(a))",
-           b="np.reshape(g * np.ravel(a), np.shape(b))",
-           tangent={"a": "np.vdot(a_dot, b)", "b": "np.vdot(a, b_dot)"})
+la = np.linalg
+
+defadjoint(la.det, "a", a="_sg.det_adjoint(g, a, ans)",
+           tangent={"a": "_sg.det_tangent(a_dot, a, ans)"})
+defadjoint(la.slogdet, "a", a="_sg.slogdet_adjoint(g, a, ans)")
+defadjoint(la.inv, "a", a="_sg.inv_adjoint(g, ans)", tangent={"a": "-ans @ a_dot @ ans"})
+defadjoint(la.pinv, "a, rcond=None, hermitian=False, rtol=None",
+           a="_sg.pinv_adjoint(g, a, ans)")
+defadjoint(la.solve, "a, b", a="_sg.solve_adjoint_a(g, a, b, ans)",
+           b="_sg.solve_adjoint_b(g, a, b)",
+           tangent={"a": "-np.linalg.solve(a, a_dot @ ans)",
+                    "b": "np.linalg.solve(a, b_dot)"})
+defadjoint(la.norm, "x, ord=None, axis=None, keepdims=False",
+           x="_sg.norm_adjoint(g, x, ans, ord, axis, keepdims)")
+defadjoint(la.matrix_power, "a, n", a="_sg.matrix_power_adjoint(g, a, n)")
+defadjoint(la.multi_dot, "arrays, out=None", arrays="_sg.multi_dot_adjoint(g, arrays)")
+
+# Factorizations and spectra.
+defadjoint(la.eigh, "a, UPLO='L'", a="_sg.eigh_adjoint(g, ans, UPLO)")
+defadjoint(la.eigvalsh, "a, UPLO='L'", a="_sg.eigvalsh_adjoint(g, a, UPLO)")
+defadjoint(la.eig, "a", a="_sg.eig_adjoint(g, a, ans)")
+defadjoint(la.eigvals, "a", a="_sg.eigvals_adjoint(g, a)")
+defadjoint(la.cholesky, "a, upper=False", a="_sg.cholesky_adjoint(g, ans, upper)")
+defadjoint(la.svd, "a, full_matrices=True, compute_uv=True, hermitian=False",
+           a="_sg.svd_adjoint(g, a, ans, full_matrices, compute_uv)")
+defadjoint(la.svdvals, "x", x="_sg.svd_adjoint(g, x, ans, False, False)")
+defadjoint(la.qr, "a, mode='reduced'", a="_sg.qr_adjoint(g, ans, mode)")
+defadjoint(la.lstsq, "a, b, rcond=None", a="_sg.lstsq_adjoints(g, a, b, ans)[0]",
+           b="_sg.lstsq_adjoints(g, a, b, ans)[1]")

@@ -1,51 +1,60 @@
-"""Reductions and shape functions: linear rows (with their transpose) and templates."""
+"""Shape functions: reshapes, transposes, stacks and splits, all linear (their adjoint is
+their transpose; their tangent is the same call on the tangent)."""
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint, deflinear
+from srcgrad.rules.registry import deflinear
 
-SUM = "a, axis=None, dtype=None, out=None, keepdims=False"
-deflinear(np.sum, SUM + ", initial=None, where=None",
-          "_sg.sum_adjoint(g, a, axis, keepdims)", linear_in="a")
-deflinear(np.mean, SUM + ", where=None", "_sg.mean_adjoint(g, a, axis, keepdims)",
-          linear_in="a")
-defadjoint(np.prod, SUM + ", initial=None, where=None",
-           a="_sg.prod_adjoint(g, a, ans, axis, keepdims)")
-for _reduce in (np.max, np.min, np.amax, np.amin):
-    defadjoint(_reduce, "a, axis=None, out=None, keepdims=False, initial=None, where=None",
-               a="_sg.max_adjoint(g, a, ans, axis, keepdims)")
-deflinear(np.cumsum, "a, axis=None, dtype=None, out=None",
-          "_sg.cumsum_adjoint(g, a, axis)", linear_in="a")
-
-deflinear(np.reshape, "a, shape=None, order='C', newshape=None", "np.reshape(g, np.shape(a))",
-          linear_in="a")
-deflinear(np.ravel, "a, order='C'", "np.reshape(g, np.shape(a))", linear_in="a")
-deflinear(np.expand_dims, "a, axis", "np.reshape(g, np.shape(a))", linear_in="a")
-deflinear(np.squeeze, "a, axis=None", "np.reshape(g, np.shape(a))", linear_in="a")
-deflinear(np.atleast_1d, "a", "np.reshape(g, np.shape(a))", linear_in="a")
-deflinear(np.atleast_2d, "a", "np.reshape(g, np.shape(a))", linear_in="a")
+_SAME_SHAPE = "np.reshape(g, np.shape(a))"
+deflinear(np.reshape, "a, shape=None, order='C', newshape=None", _SAME_SHAPE, linear_in="a")
+deflinear(np.ravel, "a, order='C'", _SAME_SHAPE, linear_in="a")
+deflinear(np.expand_dims, "a, axis", _SAME_SHAPE, linear_in="a")
+deflinear(np.squeeze, "a, axis=None", _SAME_SHAPE, linear_in="a")
+for _atleast in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
+    deflinear(_atleast, "a", _SAME_SHAPE, linear_in="a")
 deflinear(np.transpose, "a, axes=None", "np.transpose(g, _sg.inverse_axes(axes, np.ndim(a)))",
           linear_in="a")
 deflinear(np.swapaxes, "a, axis1, axis2", "np.swapaxes(g, axis1, axis2)", linear_in="a")
 deflinear(np.moveaxis, "a, source, destination", "np.moveaxis(g, destination, source)",
           linear_in="a")
+deflinear(np.rollaxis, "a, axis, start=0", "_sg.rollaxis_adjoint(g, a, axis, start)",
+          linear_in="a")
 deflinear(np.broadcast_to, "array, shape, subok=False", "_sg.unbroadcast(g, array)",
           linear_in="array")
-deflinear(np.concatenate, "arrays, axis=0, out=None, dtype=None, casting='same_kind'",
-          "_sg.concatenate_adjoint(g, arrays, axis)", linear_in="arrays")
-deflinear(np.stack, "arrays, axis=0, out=None, dtype=None, casting='same_kind'",
-          "_sg.stack_adjoint(g, arrays, axis)", linear_in="arrays")
-deflinear(np.hstack, "tup, dtype=None, casting='same_kind'", "_sg.hstack_adjoint(g, tup)",
-          linear_in="tup")
-deflinear(np.vstack, "tup, dtype=None, casting='same_kind'", "_sg.vstack_adjoint(g, tup)",
-          linear_in="tup")
 deflinear(np.array, "object, dtype=None, copy=True, order='K', subok=False, ndmin=0",
           "_sg.array_adjoint(g, object)", linear_in="object")
 deflinear(np.asarray, "a, dtype=None, order=None", "_sg.array_adjoint(g, a)", linear_in="a")
 deflinear(np.copy, "a, order='K', subok=False", "g", linear_in="a")
-deflinear(np.trace, "a, offset=0, axis1=0, axis2=1, dtype=None, out=None",
-          "_sg.trace_adjoint(g, a, offset, axis1, axis2)", linear_in="a")
-deflinear(np.diag, "v, k=0", "_sg.diag_adjoint(g, v, k)", linear_in="v")
 deflinear(np.tile, "A, reps", "_sg.tile_adjoint(g, A, reps)", linear_in="A")
 deflinear(np.repeat, "a, repeats, axis=None", "_sg.repeat_adjoint(g, a, repeats, axis)",
           linear_in="a")
+
+# Reversals and rotations: permutations, transposed by the inverse permutation.
+deflinear(np.flip, "m, axis=None", "np.flip(g, axis)", linear_in="m")
+deflinear(np.flipud, "m", "np.flipud(g)", linear_in="m")
+deflinear(np.fliplr, "m", "np.fliplr(g)", linear_in="m")
+deflinear(np.rot90, "m, k=1, axes=None", "_sg.rot90_adjoint(g, k, axes)", linear_in="m")
+deflinear(np.roll, "a, shift, axis=None", "np.roll(g, np.negative(shift), axis)",
+          linear_in="a")
+
+# Joining.
+_JOIN = "out=None, dtype=None, casting='same_kind'"
+deflinear(np.concatenate, f"arrays, axis=0, {_JOIN}",
+          "_sg.concatenate_adjoint(g, arrays, axis)", linear_in="arrays")
+deflinear(np.stack, f"arrays, axis=0, {_JOIN}", "_sg.stack_adjoint(g, arrays, axis)",
+          linear_in="arrays")
+deflinear(np.hstack, "tup, dtype=None, casting='same_kind'", "_sg.hstack_adjoint(g, tup)",
+          linear_in="tup")
+deflinear(np.vstack, "tup, dtype=None, casting='same_kind'", "_sg.vstack_adjoint(g, tup)",
+          linear_in="tup")
+deflinear(np.dstack, "tup", "_sg.dstack_adjoint(g, tup)", linear_in="tup")
+deflinear(np.column_stack, "tup", "_sg.column_stack_adjoint(g, tup)", linear_in="tup")
+
+# Splitting: the result is a list; its cotangent is a list, concatenated back.
+_SPLIT = "ary, indices_or_sections"
+deflinear(np.split, f"{_SPLIT}, axis=0", "_sg.split_adjoint(g, ary, axis)", linear_in="ary")
+deflinear(np.array_split, f"{_SPLIT}, axis=0", "_sg.split_adjoint(g, ary, axis)",
+          linear_in="ary")
+deflinear(np.hsplit, _SPLIT, "_sg.hsplit_adjoint(g, ary)", linear_in="ary")
+deflinear(np.vsplit, _SPLIT, "_sg.split_adjoint(g, ary, 0)", linear_in="ary")
+deflinear(np.dsplit, _SPLIT, "_sg.split_adjoint(g, ary, 2)", linear_in="ary")

@@ -102,9 +102,23 @@ def _public_numpy_module(func, name):
     return getattr(func, "__module__", "numpy") or "numpy"
 
 
+def _split_top_level(spec):
+    """``"a, axes=(0, 1)"`` -> ``["a", "axes=(0, 1)"]``: commas inside brackets stay."""
+    parts, depth, current = [], 0, ""
+    for ch in spec:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return [p.strip() for p in parts + [current] if p.strip()]
+
+
 def _params(spec):
     params, defaults = [], {}
-    for part in [p.strip() for p in spec.split(",") if p.strip()]:
+    for part in _split_top_level(spec):
         if "=" in part:
             key, value = part.split("=", 1)
             params.append(key.strip())
@@ -126,10 +140,10 @@ def _times_g(partial):
 
 def _needs_parens(expr):
     depth = 0
-    for ch in expr:
+    for position, ch in enumerate(expr):
         depth += ch in "([{"
         depth -= ch in ")]}"
-        if depth == 0 and ch in "+-" and expr.index(ch) > 0:
+        if depth == 0 and ch in "+-" and position > 0:
             return True
         if depth == 0 and ch == "/":
             return True

@@ -3,12 +3,19 @@
 Helpers are small and named by what they compute, so generated code reads like math:
 ``dx = _sg.unbroadcast(g * y, x)`` sums a cotangent back to ``x``'s shape.
 
-``core`` holds what every generated function uses; ``adjoints`` what rule rows call;
+``core`` holds what every generated function uses; ``adjoints`` and the ``*_adjoints``
+modules what rule rows call;
 ``variables`` what eager units call to read Variables and return their cotangents.
 """
 
 from srcgrad.runtime.adjoints import *  # noqa: F403
+from srcgrad.runtime.array_adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403
 from srcgrad.runtime.core import _FLOAT, _NDARRAY  # noqa: F401
+from srcgrad.runtime.fft_adjoints import *  # noqa: F403
+from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
+from srcgrad.runtime.product_adjoints import *  # noqa: F403
+from srcgrad.runtime.special_adjoints import *  # noqa: F403
+from srcgrad.runtime.stats_adjoints import *  # noqa: F403
 from srcgrad.runtime.tangents import *  # noqa: F403
 from srcgrad.runtime.variables import *  # noqa: F403

@@ -30,6 +30,25 @@ def power_exponent_partial(x, ans):
     return np.where(x > 0, np.log(safe), 0.0) * ans
 
 
+def abs_partial(x):
+    """d|x|/dx as a cotangent factor: sign(x) for reals, conj(x)/|x| for complex (0 at 0)."""
+    if not np.iscomplexobj(x):
+        return np.sign(x)
+    magnitude = np.abs(x)
+    return np.conj(x) / np.where(magnitude == 0, 1, magnitude)
+
+
+def imag_adjoint(g, val):
+    return -1j * g if np.iscomplexobj(val) else np.zeros_like(g)
+
+
+def angle_adjoint(g, z):
+    if not np.iscomplexobj(z):
+        return np.zeros_like(g, dtype=float)
+    magnitude2 = np.abs(z) ** 2
+    return g * np.conj(z * 1j) / np.where(magnitude2 == 0, 1, magnitude2)
+
+
 def sinc_partial(x, ans):
     x = np.asarray(x, dtype=float)
     safe = np.where(x == 0, 1.0, x)
@@ -123,7 +142,7 @@ def matmul_adjoint_a(g, a, b):
     if np.ndim(b) == 1:
         return unbroadcast(np.multiply.outer(g, b) if np.ndim(a) > 1 else g * b, a)
     if np.ndim(a) == 1:
-        return unbroadcast(np.matmul(g, np.swapaxes(b, -1, -2)), a)
+        return unbroadcast(np.matmul(b, g[..., None])[..., 0], a)
     return unbroadcast(np.matmul(g, np.swapaxes(b, -1, -2)), a)
 
 
@@ -144,6 +163,13 @@ def inner_adjoint_a(g, a, b):
     return np.tensordot(g, b, (g_axes, b_axes))
 
 
+def inner_adjoint_b(g, a, b):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(np.sum(g * a) if np.ndim(b) == 0 else g * a, b)
+    a_axes = list(range(np.ndim(a) - 1))
+    return np.tensordot(g, a, (a_axes, a_axes))
+
+
 # -- shape functions ---------------------------------------------------------------------
 def inverse_axes(axes, ndim):
     if axes is None:
@@ -153,9 +179,10 @@ def inverse_axes(axes, ndim):
 
 def concatenate_adjoint(g, arrays, axis):
     if axis is None:
-        g = np.ravel(g)
-        axis = 0
-    sizes = [np.shape(a)[axis] if np.ndim(a) else 1 for a in arrays]
+        g, axis = np.ravel(g), 0
+        sizes = [np.size(a) for a in arrays]
+    else:
+        sizes = [np.shape(a)[axis] if np.ndim(a) else 1 for a in arrays]
     pieces = np.split(g, np.cumsum(sizes)[:-1], axis=axis)
     return [np.reshape(p, np.shape(a)) for p, a in zip(pieces, arrays)]
 

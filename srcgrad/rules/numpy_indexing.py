@@ -1,0 +1,51 @@
+"""Gathers, triangles, diagonals, padding, sorting and creation from a fill value.
+
+Index and shape arguments are constants; each row is linear in its array argument except
+the sorts, whose permutation is piecewise constant in the data.
+"""
+
+import numpy as np
+
+from srcgrad.rules.registry import defadjoint, deflinear
+
+deflinear(np.triu, "m, k=0", "np.triu(g, k)", linear_in="m")
+deflinear(np.tril, "m, k=0", "np.tril(g, k)", linear_in="m")
+deflinear(np.diag, "v, k=0", "_sg.diag_adjoint(g, v, k)", linear_in="v")
+deflinear(np.diagonal, "a, offset=0, axis1=0, axis2=1",
+          "_sg.diagonal_adjoint(g, a, offset, axis1, axis2)", linear_in="a")
+deflinear(np.trace, "a, offset=0, axis1=0, axis2=1, dtype=None, out=None",
+          "_sg.trace_adjoint(g, a, offset, axis1, axis2)", linear_in="a")
+deflinear(np.pad, "array, pad_width, mode='constant', constant_values=0",
+          "_sg.pad_adjoint(g, array, pad_width, mode)", linear_in="array")
+deflinear(np.take, "a, indices, axis=None, out=None, mode='raise'",
+          "_sg.take_adjoint(g, a, indices, axis)", linear_in="a")
+deflinear(np.take_along_axis, "arr, indices, axis=-1",
+          "_sg.take_along_axis_adjoint(g, arr, indices, axis)", linear_in="arr")
+defadjoint(np.append, "arr, values, axis=None",
+           arr="_sg.append_adjoint(g, arr, values, axis)[0]",
+           values="_sg.append_adjoint(g, arr, values, axis)[1]", tangent="linear")
+defadjoint(np.real_if_close, "a, tol=100", a="g", tangent={"a": "a_dot"})
+
+# Sorting: the cotangent follows each element back through the sorting permutation.
+defadjoint(np.sort, "a, axis=-1, kind=None, order=None, stable=None",
+           a="_sg.sort_adjoint(g, a, axis)", tangent={"a": "_sg.sort_tangent(a_dot, a, axis)"})
+defadjoint(np.partition, "a, kth, axis=-1, kind='introselect', order=None",
+           a="_sg.partition_adjoint(g, a, kth, axis)")
+
+# Arrays built from differentiable fill values.
+defadjoint(np.full, "shape, fill_value, dtype=None, order='C', device=None, like=None",
+           fill_value="_sg.unbroadcast(g, fill_value)",
+           tangent={"fill_value": "np.full(shape, fill_value_dot)"})
+defadjoint(np.full_like, "a, fill_value, dtype=None, order='K', subok=True, shape=None",
+           fill_value="_sg.unbroadcast(g, fill_value)",
+           tangent={"fill_value": "np.full_like(a, fill_value_dot, dtype=dtype)"})
+_LINSPACE = "start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0"
+defadjoint(np.linspace, _LINSPACE,
+           start="_sg.linspace_adjoint(g, start, stop, num, endpoint, axis, 0)",
+           stop="_sg.linspace_adjoint(g, start, stop, num, endpoint, axis, 1)")
+
+# Piecewise-linear interpolation.
+defadjoint(np.interp, "x, xp, fp, left=None, right=None, period=None",
+           x="_sg.interp_adjoint_x(g, x, xp, fp)",
+           xp="_sg.interp_adjoint_xp(g, x, xp, fp)",
+           fp="_sg.interp_adjoint_fp(g, x, xp, fp, left, right)")

@@ -1,0 +1,64 @@
+"""Reductions, statistics and integrals: sums, extrema, moments, order statistics."""
+
+import numpy as np
+
+from srcgrad.rules.registry import defadjoint, deflinear
+
+SUM = "a, axis=None, dtype=None, out=None, keepdims=False"
+deflinear(np.sum, SUM + ", initial=None, where=None",
+          "_sg.sum_adjoint(g, a, axis, keepdims)", linear_in="a")
+deflinear(np.mean, SUM + ", where=None", "_sg.mean_adjoint(g, a, axis, keepdims)",
+          linear_in="a")
+defadjoint(np.prod, SUM + ", initial=None, where=None",
+           a="_sg.prod_adjoint(g, a, ans, axis, keepdims)",
+           tangent={"a": "np.sum(_sg.prod_adjoint(a_dot, a, ans, axis, keepdims), "
+                         "axis=axis, keepdims=keepdims)"})
+deflinear(np.cumsum, "a, axis=None, dtype=None, out=None",
+          "_sg.cumsum_adjoint(g, a, axis)", linear_in="a")
+defadjoint(np.cumprod, "a, axis=None, dtype=None, out=None",
+           a="_sg.cumprod_adjoint(g, a, ans, axis)",
+           tangent={"a": "_sg.cumprod_tangent(a_dot, a, ans, axis)"})
+
+# Extrema: the cotangent goes to the winners, shared equally on ties.
+EXTREMUM = "a, axis=None, out=None, keepdims=False, initial=None, where=None"
+_CHOOSE = "_sg.max_adjoint(g, a, ans, axis, keepdims)"
+_CHOOSE_DOT = ("np.sum(_sg.max_adjoint(np.ones_like(ans), a, ans, axis, keepdims) * a_dot, "
+               "axis=axis, keepdims=keepdims)")
+for _reduce in (np.max, np.min, np.amax, np.amin):
+    defadjoint(_reduce, EXTREMUM, a=_CHOOSE, tangent={"a": _CHOOSE_DOT})
+for _reduce in (np.nanmax, np.nanmin):
+    defadjoint(_reduce, "a, axis=None, out=None, keepdims=False, initial=None, where=None",
+               a=_CHOOSE, tangent={"a": _CHOOSE_DOT})
+defadjoint(np.ptp, "a, axis=None, out=None, keepdims=False",
+           a="_sg.max_adjoint(g, a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims)"
+             " - _sg.max_adjoint(g, a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)")
+
+# NaN-aware sums: NaNs are skipped, so they get no cotangent.
+deflinear(np.nansum, SUM + ", initial=None, where=None",
+          "_sg.nansum_adjoint(g, a, axis, keepdims)", linear_in="a")
+deflinear(np.nanmean, SUM + ", where=None", "_sg.nanmean_adjoint(g, a, axis, keepdims)",
+          linear_in="a")
+
+# Moments.
+MOMENT = SUM + ", ddof=0, where=None, mean=None, correction=None"
+defadjoint(np.var, MOMENT, a="_sg.var_adjoint(g, a, axis, ddof, keepdims)",
+           tangent={"a": "_sg.var_tangent(a_dot, a, axis, ddof, keepdims)"})
+defadjoint(np.std, MOMENT, a="_sg.std_adjoint(g, a, ans, axis, ddof, keepdims)",
+           tangent={"a": "_sg.var_tangent(a_dot, a, axis, ddof, keepdims) / (2 * ans)"})
+
+# Order statistics (linear interpolation between the two nearest ranks).
+ORDER = "out=None, overwrite_input=False, method='linear', keepdims=False, weights=None"
+defadjoint(np.median, "a, axis=None, out=None, overwrite_input=False, keepdims=False",
+           a="_sg.quantile_adjoint(g, a, 0.5, axis, keepdims)")
+defadjoint(np.quantile, f"a, q, axis=None, {ORDER}, interpolation=None",
+           a="_sg.quantile_adjoint(g, a, q, axis, keepdims, method)")
+defadjoint(np.percentile, f"a, q, axis=None, {ORDER}, interpolation=None",
+           a="_sg.quantile_adjoint(g, a, np.true_divide(q, 100), axis, keepdims, method)")
+
+# Differences and integrals.
+deflinear(np.diff, "a, n=1, axis=-1, prepend=None, append=None",
+          "_sg.diff_adjoint(g, a, n, axis, prepend, append)", linear_in="a")
+defadjoint(np.trapezoid, "y, x=None, dx=1.0, axis=-1",
+           y="_sg.trapezoid_adjoint_y(g, y, x, dx, axis)",
+           x="_sg.trapezoid_adjoint_x(g, y, x, axis)",
+           dx="_sg.trapezoid_adjoint_dx(g, y, axis)")

@@ -1,0 +1,68 @@
+"""Partials and adjoints of ``scipy.special`` rows.
+
+SciPy is optional: the rows exist only when it imports, and these helpers import it on
+first use, so the runtime itself still needs only NumPy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad.runtime.adjoints import _expand
+
+
+def _special():
+    import scipy.special
+
+    return scipy.special
+
+
+def digamma(x):
+    return _special().digamma(x)
+
+
+def polygamma(n, x):
+    return _special().polygamma(n, x)
+
+
+def gamma(x):
+    return _special().gamma(x)
+
+
+def bessel(name, *args):
+    return getattr(_special(), name)(*args)
+
+
+def xlogy_x_partial(x, y):
+    """d xlogy(x, y) / dx = log(y) (0 where x == 0 and y == 0, as xlogy itself)."""
+    return np.where((np.asarray(x) == 0) & (np.asarray(y) == 0), 0.0, np.log(y))
+
+
+def logsumexp_adjoint(g, a, ans, axis, keepdims, b):
+    weights = np.exp(a - _expand(ans, a, axis, keepdims))
+    if b is not None:
+        weights = weights * b
+    return _expand(g, a, axis, keepdims) * weights
+
+
+def logsumexp_adjoint_b(g, a, ans, axis, keepdims, b):
+    return _expand(g, a, axis, keepdims) * np.exp(a - _expand(ans, a, axis, keepdims))
+
+
+def logsumexp_tangent(a_dot, a, ans, axis, keepdims, b):
+    weights = np.exp(a - _expand(ans, a, axis, keepdims))
+    if b is not None:
+        weights = weights * b
+    return np.sum(a_dot * weights, axis=axis, keepdims=keepdims)
+
+
+def softmax_adjoint(g, ans, axis):
+    return ans * (g - np.sum(g * ans, axis=axis, keepdims=True))
+
+
+def log_softmax_adjoint(g, ans, axis):
+    return g - np.exp(ans) * np.sum(g, axis=axis, keepdims=True)
+
+
+def log_softmax_tangent(x_dot, ans, axis):
+    return x_dot - np.sum(np.exp(ans) * x_dot, axis=axis, keepdims=True)

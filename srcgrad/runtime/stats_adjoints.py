@@ -1,0 +1,213 @@
+"""Adjoints of statistics and integrals: var/std, cumulative products, NaN-aware
+reductions, order statistics (median, percentile), ``diff``, ``trapezoid``, ``interp``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad.runtime.adjoints import _expand
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return tuple(ax % ndim for ax in axes)
+
+
+def _count(a, axis):
+    return int(np.prod([np.shape(a)[ax] for ax in _axes(axis, np.ndim(a))]))
+
+
+def var_adjoint(g, a, axis, ddof, keepdims):
+    centered = a - np.mean(a, axis=axis, keepdims=True)
+    return 2 * _expand(g, a, axis, keepdims) * np.conj(centered) / (_count(a, axis) - ddof)
+
+
+def var_tangent(a_dot, a, axis, ddof, keepdims):
+    centered = np.conj(a - np.mean(a, axis=axis, keepdims=True))
+    return 2 * np.sum(np.real(a_dot * centered), axis=axis, keepdims=keepdims) / (
+        _count(a, axis) - ddof)
+
+
+def std_adjoint(g, a, ans, axis, ddof, keepdims):
+    centered = a - np.mean(a, axis=axis, keepdims=True)
+    scale = _expand(g / ans, a, axis, keepdims)
+    return scale * np.conj(centered) / (_count(a, axis) - ddof)
+
+
+def cumprod_adjoint(g, a, ans, axis):
+    """Row by row: ``d a_i = sum_{j >= i} g_j prod_{k <= j, k != i} a_k``."""
+    a = np.asarray(a)
+    flat_axis = axis is None
+    if flat_axis:
+        a, g, ans, axis = np.ravel(a), np.ravel(g), np.ravel(ans), 0
+    if np.all(a != 0):
+        out = np.flip(np.cumsum(np.flip(g * ans, axis), axis), axis) / a
+    else:
+        moved_a, moved_g = np.moveaxis(a, axis, -1), np.moveaxis(g, axis, -1)
+        moved = np.zeros(moved_a.shape, dtype=np.result_type(a, g, float))
+        for index in np.ndindex(moved_a.shape[:-1]):
+            moved[index] = _cumprod_row_adjoint(moved_g[index], moved_a[index])
+        out = np.moveaxis(moved, -1, axis)
+    return out
+
+
+def _cumprod_row_adjoint(g, a):
+    n = len(a)
+    out = np.zeros(n, dtype=np.result_type(a, g, float))
+    for i in range(n):
+        others = a.copy()
+        others[i] = 1.0
+        out[i] = np.sum(g[i:] * np.cumprod(others)[i:])
+    return out
+
+
+def cumprod_tangent(a_dot, a, ans, axis):
+    if axis is None:
+        a, a_dot, ans, axis = np.ravel(a), np.ravel(a_dot), np.ravel(ans), 0
+    return ans * np.cumsum(a_dot / a, axis=axis)
+
+
+def nansum_adjoint(g, a, axis, keepdims):
+    return _expand(g, a, axis, keepdims) * ~np.isnan(a)
+
+
+def nanmean_adjoint(g, a, axis, keepdims):
+    present = ~np.isnan(a)
+    count = np.sum(present, axis=axis, keepdims=True)
+    return _expand(g, a, axis, keepdims) * present / count
+
+
+# -- order statistics --------------------------------------------------------------------
+def quantile_adjoint(g, a, q, axis, keepdims, method="linear"):
+    """Adjoint of ``np.quantile`` (``method='linear'``): each quantile is a weighted
+    average of the (at most two) order statistics around it."""
+    if method != "linear":
+        raise NotImplementedError(f"the derivative of quantile/percentile/median is "
+                                  f"implemented for method='linear' only, not {method!r}")
+    a = np.asarray(a)
+    if axis is None:
+        flat = np.reshape(a, (-1,))
+        g = np.reshape(g, np.shape(q))
+        return np.reshape(quantile_adjoint(g, flat, q, 0, False), a.shape)
+    if isinstance(axis, tuple):
+        raise NotImplementedError("the derivative of quantile over a tuple of axes")
+    axis = axis % a.ndim
+    if keepdims:
+        g = np.squeeze(g, axis=np.ndim(q) + axis)
+    moved = np.moveaxis(a, axis, -1)
+    n = moved.shape[-1]
+    order = np.argsort(moved, axis=-1, kind="stable")
+    grad_sorted = np.zeros(moved.shape, dtype=np.result_type(a, g, float))
+    for qi, gi in zip(np.ravel(q), np.reshape(g, (-1,) + moved.shape[:-1])):
+        position = qi * (n - 1)
+        low = int(np.floor(position))
+        high = min(low + 1, n - 1)
+        frac = position - low
+        grad_sorted[..., low] += gi * (1 - frac)
+        grad_sorted[..., high] += gi * frac
+    out = np.zeros_like(grad_sorted)
+    np.put_along_axis(out, order, grad_sorted, axis=-1)
+    return np.moveaxis(out, -1, axis)
+
+
+# -- differences and integrals -----------------------------------------------------------
+def diff_adjoint(g, a, n, axis, prepend=None, append=None):
+    """Transpose of ``np.diff``: ``n`` times the transpose of one difference, then drop
+    what ``prepend``/``append`` added."""
+    for _ in range(n):
+        ndim = np.ndim(g)
+        pad = [(0, 0)] * ndim
+        pad[axis % ndim] = (1, 1)
+        padded = np.pad(g, pad)
+        g = -np.diff(padded, axis=axis)
+    before = 0 if prepend is None else (np.shape(prepend)[axis] if np.ndim(prepend) else 1)
+    size = np.shape(a)[axis]
+    return np.take(g, np.arange(before, before + size), axis=axis)
+
+
+def trapezoid_adjoint_y(g, y, x, dx, axis):
+    y = np.asarray(y)
+    n = y.shape[axis]
+    widths = _widths(x, dx, n, axis, y.ndim)
+    pad = [(0, 0)] * widths.ndim
+    pad[axis % widths.ndim] = (1, 0)
+    left = np.pad(widths, pad)
+    pad[axis % widths.ndim] = (0, 1)
+    right = np.pad(widths, pad)
+    return np.expand_dims(g, axis) * (left + right) / 2
+
+
+def _widths(x, dx, n, axis, ndim):
+    if x is None:
+        return np.full([n - 1 if ax == axis % ndim else 1 for ax in range(ndim)], dx,
+                       dtype=float)
+    x = np.asarray(x)
+    d = np.diff(x, axis=axis if x.ndim > 1 else -1)
+    if x.ndim == 1:
+        shape = [1] * ndim
+        shape[axis] = n - 1
+        d = np.reshape(d, shape)
+    return d
+
+
+def trapezoid_adjoint_x(g, y, x, axis):
+    """d ans / d x_i = (y_{i-1} + y_i)/2 - (y_i + y_{i+1})/2 (one-sided at the ends)."""
+    y = np.asarray(y)
+    means = (np.take(y, np.arange(1, y.shape[axis]), axis) +
+             np.take(y, np.arange(0, y.shape[axis] - 1), axis)) / 2
+    pad = [(0, 0)] * y.ndim
+    pad[axis % y.ndim] = (1, 0)
+    upper = np.pad(means, pad)
+    pad[axis % y.ndim] = (0, 1)
+    lower = np.pad(means, pad)
+    full = np.expand_dims(g, axis) * (upper - lower)
+    if np.ndim(x) == 1 and y.ndim > 1:
+        full = np.sum(np.moveaxis(full, axis, -1), axis=tuple(range(y.ndim - 1)))
+    return full
+
+
+def trapezoid_adjoint_dx(g, y, axis):
+    y = np.asarray(y)
+    inner = np.sum(y, axis=axis) - (np.take(y, 0, axis) + np.take(y, -1, axis)) / 2
+    return np.sum(g * inner)
+
+
+def _interp_segments(x, xp):
+    index = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, len(xp) - 2)
+    inside = (x >= xp[0]) & (x <= xp[-1])
+    width = xp[index + 1] - xp[index]
+    t = (x - xp[index]) / width
+    return index, inside, width, t
+
+
+def interp_adjoint_x(g, x, xp, fp):
+    index, inside, width, _ = _interp_segments(np.asarray(x), np.asarray(xp))
+    fp = np.asarray(fp)
+    return g * inside * (fp[index + 1] - fp[index]) / width
+
+
+def interp_adjoint_fp(g, x, xp, fp, left, right):
+    x, xp = np.asarray(x), np.asarray(xp)
+    index, inside, _, t = _interp_segments(x, xp)
+    out = np.zeros(np.shape(fp), dtype=np.result_type(fp, g, float))
+    g = np.broadcast_to(g, x.shape)
+    np.add.at(out, index[inside], (g * (1 - t))[inside])
+    np.add.at(out, index[inside] + 1, (g * t)[inside])
+    if left is None:
+        out[0] += np.sum(g[x < xp[0]])
+    if right is None:
+        out[-1] += np.sum(g[x > xp[-1]])
+    return out
+
+
+def interp_adjoint_xp(g, x, xp, fp):
+    x, xp, fp = np.asarray(x), np.asarray(xp), np.asarray(fp)
+    index, inside, width, t = _interp_segments(x, xp)
+    slope = (fp[index + 1] - fp[index]) / width
+    out = np.zeros(np.shape(xp), dtype=np.result_type(xp, g, float))
+    g = np.broadcast_to(g, x.shape)
+    np.add.at(out, index[inside], (g * slope * (t - 1))[inside])
+    np.add.at(out, index[inside] + 1, (-g * slope * t)[inside])
+    return out

@@ -1,0 +1,14 @@
+"""All test rows, one list."""
+
+from tests.rules import (
+    rows_elementwise,
+    rows_fft,
+    rows_linalg,
+    rows_products,
+    rows_reductions,
+    rows_shape,
+    rows_special,
+)
+
+ROWS = (rows_elementwise.ROWS + rows_shape.ROWS + rows_reductions.ROWS + rows_products.ROWS
+        + rows_linalg.ROWS + rows_fft.ROWS + rows_special.ROWS)

@@ -1,0 +1,32 @@
+"""Every rule-table row, checked against central finite differences."""
+
+import numpy as np
+import pytest
+
+from srcgrad.rules import REGISTRY
+from tests.rules.harness import CHECKED_MODES, CHECKS
+from tests.rules.rows import ROWS
+
+CASES = [(r, mode) for r in ROWS for mode in r.modes if mode in CHECKED_MODES]
+
+
+@pytest.mark.parametrize("row_, mode", CASES, ids=[f"{r.label()}-{m}" for r, m in CASES])
+def test_row_matches_finite_differences(row_, mode):
+    CHECKS[mode](row_, np.random.default_rng(abs(hash(row_.label())) % 2**32))
+
+
+def library_rules():
+    """Rows for user-facing functions (rows for srcgrad's own runtime helpers, which only
+    generated code calls, are tested with higher-order derivatives instead)."""
+    return {name for name in REGISTRY.rows() if not name.startswith("srcgrad.")}
+
+
+def test_every_registered_rule_has_a_test_row():
+    tested = {r.name for r in ROWS}
+    missing = sorted(library_rules() - tested)
+    assert not missing, f"rule rows without a test row in tests/rules: {missing}"
+
+
+def test_every_test_row_names_a_registered_rule():
+    unknown = sorted({r.name for r in ROWS} - set(REGISTRY.rows()))
+    assert not unknown, f"test rows naming no registered rule: {unknown}"
