@@ -3,6 +3,9 @@ print the generated derivative source."""
 
 from __future__ import annotations
 
+import sys
+
+from srcgrad.cli.highlight import colorize
 from srcgrad.cli.load import load_function
 
 
@@ -15,6 +18,8 @@ def add_parser(subparsers):
     parser.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
     parser.add_argument("--all", action="store_true",
                         help="print the whole generated module (forward, backward, fused)")
+    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                        help="syntax colour (default: when printing to a terminal)")
     return parser
 
 
@@ -29,5 +34,5 @@ def run(args):
     plain, bound = api._target(fn)
     unit = compiler.reverse_unit(plain, api.resolve_wrt(plain, wrt, bound))
     text = unit.source if args.all else sg.source(unit.grad)
-    print(text, end="")
+    print(colorize(text, sys.stdout, args.color), end="")
     return 0
