@@ -6,6 +6,16 @@
 """
 
 from srcgrad.api import differentiable, grad, source, value_and_grad, vjp
+from srcgrad.eager import (
+    GradientTape,
+    Tensor,
+    Variable,
+    constant,
+    gradients_function,
+    implicit_gradients,
+    implicit_value_and_gradients,
+    value_and_gradients_function,
+)
 from srcgrad.errors import MissingRuleError, SrcgradError, TransformError
 from srcgrad.higher import hessian, hvp, jacobian, jvp
 from srcgrad.rules import defadjoint as defrule
@@ -18,4 +28,6 @@ __all__ = [
     "MissingRuleError", "SrcgradError", "TransformError", "defelementwise", "defrule",
     "differentiable", "grad", "source", "stop_gradient", "value_and_grad", "vjp",
     "hessian", "hvp", "jacobian", "jvp",
+    "GradientTape", "Tensor", "Variable", "constant", "gradients_function",
+    "implicit_gradients", "implicit_value_and_gradients", "value_and_gradients_function",
 ]

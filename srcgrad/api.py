@@ -118,7 +118,8 @@ def source(df):
 def differentiable(fn):
     """Mark ``fn`` for ahead-of-time compilation: it is parsed and checked now (an
     unsupported construct raises ``TransformError`` at import), and its derivatives are
-    generated once, on first use, and cached."""
+    generated once, on first use, and cached. Called while a ``GradientTape`` records,
+    it is one tape node whose backward is its generated backward."""
     plain, _ = _target(fn)
     parsed = check_function(parse_function(plain))
     from srcgrad import syntax
@@ -127,4 +128,6 @@ def differentiable(fn):
 
     normalize_function(parsed, Namer(syntax.names_in(parsed.node)))
     plain.__srcgrad_differentiable__ = True
-    return fn
+    from srcgrad.eager import tape_aware
+
+    return tape_aware(fn)

@@ -1,0 +1,26 @@
+"""TensorFlow-eager style gradients, every one running srcgrad's generated code.
+
+- ``variables``  ``Variable``, ``Tensor``, ``constant``
+- ``functions``  ``gradients_function``, ``value_and_gradients_function``,
+                 ``implicit_gradients``, ``implicit_value_and_gradients``
+- ``tape``       ``GradientTape`` (per thread; nested tapes for higher derivatives)
+- ``calls``      a compiled function under a tape: one node, its generated backward
+- ``ops``        an operation written in the ``with`` block: one node, its backward
+                 compiled from the rule table
+"""
+
+from srcgrad.eager.calls import tape_aware
+from srcgrad.eager.functions import (
+    gradients_function,
+    implicit_gradients,
+    implicit_value_and_gradients,
+    value_and_gradients_function,
+)
+from srcgrad.eager.tape import GradientTape, UnconnectedGradients
+from srcgrad.eager.variables import Tensor, Variable, constant
+
+__all__ = [
+    "GradientTape", "Tensor", "UnconnectedGradients", "Variable", "constant",
+    "gradients_function", "implicit_gradients", "implicit_value_and_gradients",
+    "tape_aware", "value_and_gradients_function",
+]

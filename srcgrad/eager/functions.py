@@ -1,0 +1,200 @@
+"""``gradients_function``, ``value_and_gradients_function``, ``implicit_gradients`` and
+``implicit_value_and_gradients`` (TF's ``backprop`` semantics), each one call of an
+eager unit's generated code.
+
+The fused ``f_value_and_grad`` runs when no ``dy`` is given (its seed is ones, the
+gradient of the sum of all outputs); with ``dy`` the generated forward and backward run
+with ``dy`` as the seed. Variable gradients come back through ``_sg.variable_cotangent``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy as np
+
+from srcgrad import api, compiler
+from srcgrad.eager.variables import Tensor
+from srcgrad.runtime import finish
+from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
+
+_KEYWORDS_MESSAGE = "Functions to be differentiated cannot receive keyword arguments."
+
+
+def value_and_gradients_function(f, params=None):
+    """A function returning ``(f(*args), [gradient per parameter])``."""
+
+    @functools.wraps(f)
+    def decorated(*args, dy=None, **kwds):
+        if kwds:
+            raise ValueError(_KEYWORDS_MESSAGE)
+        return _value_and_param_grads(f, params, args, dy)
+
+    return decorated
+
+
+def gradients_function(f, params=None):
+    """A function returning the list of gradients of ``f`` w.r.t. its parameters."""
+
+    @functools.wraps(f)
+    def decorated(*args, dy=None, **kwds):
+        if kwds:
+            raise ValueError(_KEYWORDS_MESSAGE)
+        return _value_and_param_grads(f, params, args, dy)[1]
+
+    return decorated
+
+
+def _value_and_param_grads(f, params, args, dy):
+    positions = list(_arg_positions(f, params, args))
+    fn, bound = api._target(f)
+    names = api.parameter_names(fn, bound)
+    values = [_value_of(a) for a in args]
+    float_positions = [i for i in dict.fromkeys(positions) if _is_float(values[i])]
+    wrt = tuple(names[i] for i in float_positions)
+    unit = compiler.reverse_unit(fn, wrt, eager=True)
+    call_args = values if bound is None else [bound] + values
+    value, grads = _run(unit, call_args, {}, dy, f)
+    by_position = {i: (None if names[i] in unit.zero_wrt else g)
+                   for i, g in zip(float_positions, grads)}
+    return value, [by_position.get(i) for i in positions]
+
+
+def _arg_positions(f, params, args):
+    """TF's ``_get_arg_spec``: which call arguments ``params`` names."""
+    try:
+        names = inspect.getfullargspec(f).args
+    except TypeError as exc:
+        if params is None:
+            return range(len(args))
+        if all(isinstance(p, int) for p in params):
+            return params
+        raise ValueError("Either callable provided is not a function or could not inspect "
+                         f"its arguments by name: {f}. Original error: {exc}") from None
+    if inspect.ismethod(f) and names:
+        names = names[1:]
+    if params is None:
+        return range(len(args)) if not names else range(len(names))
+    if all(isinstance(p, str) for p in params):
+        return [names.index(p) for p in params]
+    if all(isinstance(p, int) for p in params):
+        return params
+    raise ValueError(f"params must be all strings or all integers; got {params}.")
+
+
+def _value_of(arg):
+    if isinstance(arg, VariableBase):
+        return arg._read()
+    if isinstance(arg, Tensor):
+        return arg._value
+    if isinstance(arg, list):
+        return np.asarray(arg)
+    return arg
+
+
+def _is_float(value):
+    if isinstance(value, (float, np.floating, np.complexfloating)):
+        return True
+    return isinstance(value, np.ndarray) and value.dtype.kind in "fc"
+
+
+def _run(unit, args, kwargs, dy, f):
+    """``(value, grads)`` from the generated code; ``dy`` weights the outputs."""
+    try:
+        if dy is None:
+            return unit.value_and_grad(*args, **kwargs)
+        value, saved = unit.forward(*args, **kwargs)
+    except NoneResultError:
+        raise _none_result(f) from None
+    if value is None:
+        raise _none_result(f)
+    return value, unit.backward(saved, _seed(dy))
+
+
+def _seed(dy):
+    if isinstance(dy, (list, tuple)):
+        return tuple(_seed(d) for d in dy)
+    return dy._value if isinstance(dy, (Tensor, VariableBase)) else dy
+
+
+def _none_result(f):
+    name = getattr(f, "__name__", repr(f))
+    return ValueError("Cannot differentiate a function that returns None; did you forget "
+                      f"to return a value from {name}?")
+
+
+# -- implicit: gradients for the Variables the function reads -----------------------
+def implicit_value_and_gradients(f):
+    """A function returning ``(f(*args), [(gradient, variable), ...])`` for the trainable
+    Variables ``f`` reads, in creation order."""
+    fn, bound = api._target(f)
+    units = {}
+
+    @functools.wraps(f)
+    def grad_fn(*args, **kwds):
+        arg_variables = [i for i, a in enumerate(args) if isinstance(a, (VariableBase, Tensor))]
+        if arg_variables:
+            return _implicit_with_variable_args(f, fn, bound, args, kwds, arg_variables)
+        unit = units.get(()) or units.setdefault((), compiler.reverse_unit(fn, (), eager=True))
+        reads, cotangents = {}, {}
+        saved = COLLECT.reads, COLLECT.cotangents
+        COLLECT.reads, COLLECT.cotangents = reads, cotangents
+        try:
+            value, _ = unit.value_and_grad(*args, **kwds) if bound is None else \
+                unit.value_and_grad(bound, *args, **kwds)
+        except NoneResultError:
+            raise _none_result(f) from None
+        finally:
+            COLLECT.reads, COLLECT.cotangents = saved
+        return value, _pairs(reads, cotangents)
+
+    return grad_fn
+
+
+def implicit_gradients(f):
+    """A function returning ``[(gradient, variable), ...]`` (see
+    ``implicit_value_and_gradients``)."""
+    value_and_gradients = implicit_value_and_gradients(f)
+
+    @functools.wraps(f)
+    def grad_fn(*args, **kwds):
+        return value_and_gradients(*args, **kwds)[1]
+
+    return grad_fn
+
+
+def _implicit_with_variable_args(f, fn, bound, args, kwds, positions):
+    """Variables (or Tensors) passed as arguments: read as values, differentiated as
+    parameters, their gradients reported like the Variables read inside."""
+    names = api.parameter_names(fn, bound)
+    values = [_value_of(a) for a in args]
+    variables = [i for i in positions if isinstance(args[i], VariableBase)]
+    wrt = tuple(names[i] for i in variables)
+    unit = compiler.reverse_unit(fn, wrt, eager=True)
+    reads = {args[i]: None for i in variables}
+    cotangents = {}
+    saved = COLLECT.reads, COLLECT.cotangents
+    COLLECT.reads, COLLECT.cotangents = reads, cotangents
+    try:
+        call_args = values if bound is None else [bound] + values
+        value, grads = _run(unit, call_args, kwds, None, f)
+    finally:
+        COLLECT.reads, COLLECT.cotangents = saved
+    for i, grad in zip(variables, grads):
+        if names[i] not in unit.zero_wrt:
+            previous = cotangents.get(args[i])
+            cotangents[args[i]] = grad if previous is None else previous + grad
+    return value, _pairs(reads, cotangents)
+
+
+def _pairs(reads, cotangents):
+    variables = sorted((v for v in reads if v.trainable), key=lambda v: v._uid)
+    if not variables:
+        raise ValueError("No trainable variables were accessed while the function was "
+                         "being computed.")
+    return [(_finished(cotangents.get(v), v), v) for v in variables]
+
+
+def _finished(grad, variable):
+    return None if grad is None else finish(grad, variable._value)

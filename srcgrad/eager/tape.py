@@ -1,0 +1,241 @@
+"""``GradientTape``: records operations on watched values, then runs them backwards.
+
+A node on the tape is either ONE call of a compiled function (its backward is the
+generated backward, see ``eager.calls``) or one NumPy operation written directly in the
+``with`` block (its backward compiled from the rule table, see ``eager.ops``). Tapes are
+per thread. While another tape records, ``gradient`` runs the backward on ``Tensor``s so
+that the outer tape records it: nested tapes give higher derivatives of per-operation
+code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import threading
+import warnings
+
+import numpy as np
+
+from srcgrad.eager import structure
+from srcgrad.eager.variables import Tensor, _as_value
+from srcgrad.runtime import zeros_like
+from srcgrad.runtime.variables import VariableBase
+
+
+class UnconnectedGradients(enum.Enum):
+    NONE = "none"
+    ZERO = "zero"
+
+
+class _Recording(threading.local):
+    tapes = ()    # the tapes recording on this thread, innermost last
+
+
+_RECORDING = _Recording()
+
+
+def recording_tapes():
+    return _RECORDING.tapes
+
+
+def variable_accessed(variable):
+    """Tell the recording tapes that ``variable`` was read."""
+    for tape in _RECORDING.tapes:
+        if tape._watch_accessed and variable.trainable:
+            tape._watch_one(variable)
+
+
+class GradientTape:
+    """Record operations on watched Tensors and Variables; ``gradient`` differentiates."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self._recording = False
+        self._entered = False
+        self._used = False
+        self._tracked = {}      # id -> object: watched, or produced by a recorded node
+        self._variables = {}    # watched Variable -> None (ordered set)
+        self._nodes = []
+
+    # -- context ---------------------------------------------------------------------
+    def __enter__(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to "
+                             "re-enter an already-active tape.")
+        self._push()
+        self._entered = True
+        return self
+
+    def __exit__(self, *exc):
+        if self._recording:
+            self._pop()
+        return False
+
+    def _push(self):
+        _RECORDING.tapes = _RECORDING.tapes + (self,)
+        self._recording = True
+
+    def _pop(self):
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        _RECORDING.tapes = tuple(t for t in _RECORDING.tapes if t is not self)
+        self._recording = False
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Operations inside are not recorded (their results act as constants)."""
+        if not self._entered:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self):
+        """Forget everything recorded so far, and keep recording."""
+        self._pop()
+        self._tracked, self._variables, self._nodes = {}, {}, []
+        self._push()
+
+    # -- watching --------------------------------------------------------------------
+    def watch(self, tensor):
+        """Watch a Tensor or Variable (or a nested structure of them)."""
+        for leaf in structure.flatten(tensor):
+            if not isinstance(leaf, (Tensor, VariableBase)):
+                raise ValueError(f"Passed in object {leaf} of type '{type(leaf).__name__}', "
+                                 "not tf.Tensor or tf.Variable or ExtensionType.")
+            if np.asarray(leaf._value).dtype.kind not in "fc":
+                warnings.warn(f"The dtype of the watched tensor must be floating; got "
+                              f"{leaf.dtype}", stacklevel=2)
+            self._watch_one(leaf)
+
+    def _watch_one(self, obj):
+        if id(obj) not in self._tracked:
+            self._tracked[id(obj)] = obj
+            if isinstance(obj, VariableBase):
+                self._variables[obj] = None
+
+    def tracks(self, obj):
+        return id(obj) in self._tracked
+
+    def watched_variables(self):
+        """The watched Variables, in creation order."""
+        return tuple(sorted(self._variables, key=lambda v: v._uid))
+
+    def record(self, node):
+        self._nodes.append(node)
+        for output in node.outputs:
+            self._tracked[id(output)] = output
+
+    # -- gradients -------------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(sum of the flattened ``target``)/d``sources``, shaped like ``sources``."""
+        zero = _unconnected_mode(unconnected_gradients)
+        self._start_gradient()
+        targets = _targets(target)
+        seeds = _seeds(targets, output_gradients)
+        flat_sources = structure.flatten(sources)
+        grads = self._sweep(targets, seeds, flat_sources, zero)
+        self._finish_gradient()
+        return structure.rebuild(sources, grads)
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d``target``/d``sources``: shaped ``target.shape + source.shape`` per source."""
+        zero = _unconnected_mode(unconnected_gradients)
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the jacobian "
+                "with eager execution enabled and with  experimental_use_pfor set to False.")
+        self._start_gradient()
+        flat_sources = structure.flatten(sources)
+        shape = np.shape(_as_value(target))
+        rows = []
+        for index in np.ndindex(*shape):
+            seed = np.zeros(shape)
+            seed[index] = 1.0
+            rows.append(self._sweep([target], [seed], flat_sources, True))
+        self._finish_gradient()
+        jacobians = [_stack_rows([row[i] for row in rows], shape, source, zero)
+                     for i, source in enumerate(flat_sources)]
+        return structure.rebuild(sources, jacobians)
+
+    def _start_gradient(self):
+        if self._used:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute "
+                               "one set of gradients (or jacobians)")
+        if self._recording and not self._persistent:
+            self._pop()
+
+    def _finish_gradient(self):
+        if not self._persistent:
+            self._used = True
+            self._nodes = []
+
+    def _sweep(self, targets, seeds, sources, zero):
+        on_tensors = bool(_RECORDING.tapes)
+        cotangents = {}
+        for target, seed in zip(targets, seeds):
+            if self.tracks(target):
+                _accumulate(cotangents, target, seed)
+        for node in reversed(self._nodes):
+            gs = [cotangents.get(id(out)) for out in node.outputs]
+            if all(g is None for g in gs):
+                continue
+            gs = [zeros_like(out._value) if g is None else g for g, out in zip(gs, node.outputs)]
+            for obj, contribution in zip(node.inputs, node.backward(gs, on_tensors)):
+                if contribution is not None:
+                    _accumulate(cotangents, obj, contribution)
+        return [_final(cotangents.get(id(s)), s, zero, on_tensors) for s in sources]
+
+
+def _unconnected_mode(value):
+    text = value.value if isinstance(value, UnconnectedGradients) else value
+    if text not in ("none", "zero"):
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}")
+    return text == "zero"
+
+
+def _targets(target):
+    if target is None:
+        raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                        "Variables or CompositeTensors to be differentiated, but received "
+                        "None.")
+    return structure.flatten(target)
+
+
+def _seeds(targets, output_gradients):
+    if output_gradients is None:
+        return [np.ones_like(np.asarray(_as_value(t), dtype=float)) for t in targets]
+    flat = structure.flatten(output_gradients)
+    return [np.ones_like(np.asarray(_as_value(t), dtype=float)) if g is None else
+            (g if isinstance(g, Tensor) else _as_value(g)) for t, g in zip(targets, flat)]
+
+
+def _accumulate(cotangents, obj, contribution):
+    previous = cotangents.get(id(obj))
+    cotangents[id(obj)] = contribution if previous is None else previous + contribution
+
+
+def _final(grad, source, zero, on_tensors):
+    if grad is None:
+        return zeros_like(_as_value(source)) if zero else None
+    value = _as_value(source)
+    if isinstance(grad, Tensor):
+        return grad if on_tensors else grad._value
+    if np.shape(grad) != np.shape(value):
+        grad = np.broadcast_to(grad, np.shape(value)).copy()
+    return grad
+
+
+def _stack_rows(rows, shape, source, zero):
+    if all(r is None for r in rows) and not zero:
+        return None
+    source_shape = np.shape(_as_value(source))
+    rows = [np.zeros(source_shape) if r is None else np.asarray(_as_value(r)) for r in rows]
+    return np.reshape(np.stack(rows) if rows else np.zeros((0,) + source_shape),
+                      tuple(shape) + source_shape)

@@ -1,0 +1,250 @@
+"""``Variable`` (a mutable parameter) and ``Tensor`` (an immutable value), TF-eager style.
+
+Operators, comparisons and NumPy functions on them run through ``__array_ufunc__`` /
+``__array_function__`` into ``eager.ops.apply``, which computes on plain values, returns
+a ``Tensor`` and records the operation on every recording tape that tracks an input.
+Inside compiled code a Variable is read through ``_sg.read_variable`` instead, so none
+of this runs there.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+
+import numpy as np
+
+from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
+from srcgrad.runtime.variables import VariableBase
+
+_COUNTER = itertools.count()
+_COUNTER_LOCK = threading.Lock()
+
+
+def _as_value(value):
+    """The plain NumPy value behind ``value`` (a Tensor, Variable, number or array)."""
+    if isinstance(value, (Tensor, VariableBase)):
+        return value._value
+    if isinstance(value, (bool, int, float, complex)):
+        return np.asarray(value)[()]
+    if isinstance(value, (list, tuple)):
+        return np.asarray([_as_value(v) for v in value])
+    return value
+
+
+class _Arithmetic:
+    """Python operators as NumPy ufunc calls, so one dispatch path serves both."""
+
+    __slots__ = ()
+    __array_priority__ = 100
+
+    def __add__(self, other):
+        return np.add(self, other)
+
+    def __radd__(self, other):
+        return np.add(other, self)
+
+    def __sub__(self, other):
+        return np.subtract(self, other)
+
+    def __rsub__(self, other):
+        return np.subtract(other, self)
+
+    def __mul__(self, other):
+        return np.multiply(self, other)
+
+    def __rmul__(self, other):
+        return np.multiply(other, self)
+
+    def __truediv__(self, other):
+        return np.true_divide(self, other)
+
+    def __rtruediv__(self, other):
+        return np.true_divide(other, self)
+
+    def __pow__(self, other):
+        return np.power(self, other)
+
+    def __rpow__(self, other):
+        return np.power(other, self)
+
+    def __matmul__(self, other):
+        return np.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return np.matmul(other, self)
+
+    def __mod__(self, other):
+        return np.mod(self, other)
+
+    def __floordiv__(self, other):
+        return np.floor_divide(self, other)
+
+    def __neg__(self):
+        return np.negative(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return np.absolute(self)
+
+    def __lt__(self, other):
+        return np.less(self, other)
+
+    def __le__(self, other):
+        return np.less_equal(self, other)
+
+    def __gt__(self, other):
+        return np.greater(self, other)
+
+    def __ge__(self, other):
+        return np.greater_equal(self, other)
+
+    def __eq__(self, other):
+        return np.equal(self, other)
+
+    def __ne__(self, other):
+        return np.not_equal(self, other)
+
+    __hash__ = object.__hash__
+
+    def __getitem__(self, index):
+        from srcgrad.eager import ops
+
+        return ops.getitem(self, index)
+
+    def __getattr__(self, name):
+        """Array methods (``t.sum()``, ``t.reshape(...)``) as the NumPy functions."""
+        if name in ARRAY_METHODS or name in NONDIFF_METHODS:
+            func = getattr(np, name, None) or ARRAY_METHODS[name][0]
+            return lambda *args, **kwargs: func(self, *args, **kwargs)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def T(self):
+        return np.transpose(self)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from srcgrad.eager import ops
+
+        if method != "__call__":
+            return NotImplemented
+        return ops.apply(ufunc, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from srcgrad.eager import ops
+
+        return ops.apply(func, args, kwargs)
+
+    # -- plain-value views (these do not carry a derivative) -------------------------
+    def numpy(self):
+        """The value as a NumPy array or scalar."""
+        return self._read()
+
+    def __array__(self, dtype=None, copy=None):
+        value = np.asarray(self._read())
+        return value.astype(dtype) if dtype is not None else value
+
+    def __float__(self):
+        return float(self._read())
+
+    def __int__(self):
+        return int(self._read())
+
+    def __index__(self):
+        return int(self._read())
+
+    def __bool__(self):
+        return bool(self._read())
+
+    def __len__(self):
+        return len(self._read())
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __format__(self, spec):
+        return format(self._read(), spec)
+
+    @property
+    def shape(self):
+        return np.shape(self._value)
+
+    @property
+    def dtype(self):
+        return np.asarray(self._value).dtype
+
+    @property
+    def ndim(self):
+        return np.ndim(self._value)
+
+    def _read(self):
+        return self._value
+
+
+class Tensor(_Arithmetic):
+    """An immutable value that tapes can watch and record operations on."""
+
+    __slots__ = ("_value", "__weakref__")
+
+    def __init__(self, value):
+        self._value = _as_value(value)
+
+    def __repr__(self):
+        return f"<sg.Tensor: shape={self.shape}, dtype={self.dtype}, numpy={self._value!r}>"
+
+
+def constant(value):
+    """A ``Tensor`` holding ``value``."""
+    return Tensor(value)
+
+
+class Variable(_Arithmetic, VariableBase):
+    """A mutable parameter. ``implicit_gradients`` and ``GradientTape`` find every
+    trainable Variable a function reads and return its gradient."""
+
+    __slots__ = ("trainable", "name")
+
+    def __init__(self, value, trainable=True, name=None):
+        self._value = _copy(_as_value(value))
+        with _COUNTER_LOCK:
+            self._uid = next(_COUNTER)
+        self.trainable = bool(trainable)
+        self.name = f"Variable:{self._uid}" if name is None else name
+
+    def __repr__(self):
+        return (f"<sg.Variable '{self.name}' shape={self.shape} dtype={self.dtype}, "
+                f"numpy={self._value!r}>")
+
+    @property
+    def value(self):
+        """The current value (a read: tapes watching accessed Variables see it)."""
+        return self._read()
+
+    def _read(self):
+        from srcgrad.eager import tape
+
+        tape.variable_accessed(self)
+        return self._value
+
+    def assign(self, value):
+        self._value = _copy(_check_shape(self, _as_value(value)))
+        return self
+
+    def assign_add(self, delta):
+        return self.assign(self._value + _as_value(delta))
+
+    def assign_sub(self, delta):
+        return self.assign(self._value - _as_value(delta))
+
+
+def _copy(value):
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def _check_shape(variable, value):
+    if np.shape(value) != np.shape(variable._value):
+        raise ValueError(f"Cannot assign value of shape {np.shape(value)} to variable "
+                         f"'{variable.name}' of shape {np.shape(variable._value)}")
+    return value
