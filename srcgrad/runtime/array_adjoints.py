@@ -8,7 +8,7 @@ from srcgrad.runtime.core import unbroadcast, zeros_like
 
 
 def _float_zeros(shape, *like):
-    return np.zeros(shape, dtype=np.result_type(*like, float))
+    return np.zeros(shape, dtype=np.result_type(*like, 0.0))
 
 
 def split_adjoint(g, ary, axis):

@@ -46,7 +46,7 @@ def cumprod_adjoint(g, a, ans, axis):
         out = np.flip(np.cumsum(np.flip(g * ans, axis), axis), axis) / a
     else:
         moved_a, moved_g = np.moveaxis(a, axis, -1), np.moveaxis(g, axis, -1)
-        moved = np.zeros(moved_a.shape, dtype=np.result_type(a, g, float))
+        moved = np.zeros(moved_a.shape, dtype=np.result_type(a, g, 0.0))
         for index in np.ndindex(moved_a.shape[:-1]):
             moved[index] = _cumprod_row_adjoint(moved_g[index], moved_a[index])
         out = np.moveaxis(moved, -1, axis)
@@ -55,7 +55,7 @@ def cumprod_adjoint(g, a, ans, axis):
 
 def _cumprod_row_adjoint(g, a):
     n = len(a)
-    out = np.zeros(n, dtype=np.result_type(a, g, float))
+    out = np.zeros(n, dtype=np.result_type(a, g, 0.0))
     for i in range(n):
         others = a.copy()
         others[i] = 1.0
@@ -99,7 +99,7 @@ def quantile_adjoint(g, a, q, axis, keepdims, method="linear"):
     moved = np.moveaxis(a, axis, -1)
     n = moved.shape[-1]
     order = np.argsort(moved, axis=-1, kind="stable")
-    grad_sorted = np.zeros(moved.shape, dtype=np.result_type(a, g, float))
+    grad_sorted = np.zeros(moved.shape, dtype=np.result_type(a, g, 0.0))
     for qi, gi in zip(np.ravel(q), np.reshape(g, (-1,) + moved.shape[:-1])):
         position = qi * (n - 1)
         low = int(np.floor(position))
@@ -191,7 +191,7 @@ def interp_adjoint_x(g, x, xp, fp):
 def interp_adjoint_fp(g, x, xp, fp, left, right):
     x, xp = np.asarray(x), np.asarray(xp)
     index, inside, _, t = _interp_segments(x, xp)
-    out = np.zeros(np.shape(fp), dtype=np.result_type(fp, g, float))
+    out = np.zeros(np.shape(fp), dtype=np.result_type(fp, g, 0.0))
     g = np.broadcast_to(g, x.shape)
     np.add.at(out, index[inside], (g * (1 - t))[inside])
     np.add.at(out, index[inside] + 1, (g * t)[inside])
@@ -206,7 +206,7 @@ def interp_adjoint_xp(g, x, xp, fp):
     x, xp, fp = np.asarray(x), np.asarray(xp), np.asarray(fp)
     index, inside, width, t = _interp_segments(x, xp)
     slope = (fp[index + 1] - fp[index]) / width
-    out = np.zeros(np.shape(xp), dtype=np.result_type(xp, g, float))
+    out = np.zeros(np.shape(xp), dtype=np.result_type(xp, g, 0.0))
     g = np.broadcast_to(g, x.shape)
     np.add.at(out, index[inside], (g * slope * (t - 1))[inside])
     np.add.at(out, index[inside] + 1, (-g * slope * t)[inside])

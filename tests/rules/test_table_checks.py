@@ -1,0 +1,88 @@
+"""The table's contract beyond single rows: missing rules, dtypes, methods, the listing,
+and that the oracle really catches a wrong row."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from srcgrad.cli.rules import differentiable_functions
+from srcgrad.rules import REGISTRY, defelementwise
+from tests.rules.harness import check_reverse, normal, row, wellcond
+
+
+def uses_bessel_k0(x):
+    return np.sum(np.i0(x) * x)
+
+
+def test_missing_rule_names_the_function_and_how_to_register_one():
+    with pytest.raises(sg.MissingRuleError) as info:
+        sg.grad(uses_bessel_k0)(np.ones(3))
+    message = str(info.value)
+    assert "numpy.i0" in message
+    assert "srcgrad.defrule(" in message and "uses_bessel_k0" in message
+
+
+FLOAT32_ROWS = [
+    row("numpy.tanh", lambda x: np.sum(np.tanh(x) * x), normal(3, 2)),
+    row("numpy.matmul", lambda a, b: np.sum(np.sin(a @ b)), normal(2, 3), normal(3, 2)),
+    row("numpy.sum", lambda a: np.sum(a, axis=0)[1] * 2.0, normal(3, 2)),
+    row("numpy.linalg.inv", lambda a: np.sum(np.linalg.inv(a)), wellcond(3, 3)),
+    row("numpy.fft.rfft", lambda a: np.sum(np.abs(np.fft.rfft(a)) ** 2), normal(6)),
+    row("numpy.sort", lambda a: np.sort(a)[0] * 3.0, normal(5)),
+]
+
+
+@pytest.mark.parametrize("row_", FLOAT32_ROWS, ids=[r.label() for r in FLOAT32_ROWS])
+def test_float32_inputs_get_float32_gradients(row_):
+    args = [a.astype(np.float32) for a in row_.sample(np.random.default_rng(3))]
+    wrt = row_.wrt
+    grads = sg.grad(row_.fn, wrt=wrt if len(wrt) > 1 else wrt[0])(*args)
+    grads = grads if len(wrt) > 1 else (grads,)
+    exact = sg.grad(row_.fn, wrt=wrt if len(wrt) > 1 else wrt[0])(
+        *[a.astype(np.float64) for a in args])
+    exact = exact if len(wrt) > 1 else (exact,)
+    for grad, reference in zip(grads, exact):
+        assert grad.dtype == np.float32
+        np.testing.assert_allclose(grad, reference, rtol=1e-3, atol=1e-4)
+
+
+def wrong_square(x):
+    return x * x
+
+
+def test_the_oracle_rejects_a_wrong_row():
+    defelementwise(wrong_square, "x")  # the right partial is 2 * x
+    try:
+        with pytest.raises(AssertionError, match="finite differences"):
+            check_reverse(row("wrong_square", lambda x: wrong_square(x), normal(3)),
+                          np.random.default_rng(0))
+    finally:
+        REGISTRY._rules.pop(wrong_square, None)
+        REGISTRY._by_name.pop(f"{__name__}.wrong_square", None)
+
+
+@pytest.mark.parametrize("method, call", [
+    ("mean", lambda x: x.mean(axis=0)), ("prod", lambda x: x.prod()),
+    ("max", lambda x: x.max(axis=1)), ("min", lambda x: x.min()),
+    ("ravel", lambda x: x.ravel()), ("flatten", lambda x: x.flatten()),
+    ("copy", lambda x: x.copy()), ("cumsum", lambda x: x.cumsum(axis=1)),
+    ("clip", lambda x: x.clip(-0.5, 0.5)), ("transpose", lambda x: x.transpose(1, 0)),
+    ("swapaxes", lambda x: x.swapaxes(0, 1)), ("trace", lambda x: x.trace()),
+    ("repeat", lambda x: x.repeat(2, axis=0)), ("squeeze", lambda x: x[None].squeeze(0)),
+])
+def test_array_methods_follow_their_numpy_rows(method, call):
+    check_reverse(row(f"ndarray.{method}", call, normal(3, 3)), np.random.default_rng(5))
+
+
+def test_rules_command_lists_every_differentiable_function():
+    out = subprocess.run([sys.executable, "-m", "srcgrad", "rules"], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    table = differentiable_functions()
+    assert len(out) == len(table) > 200
+    listed = dict(line.split("  ", 1) for line in out)
+    assert listed["numpy.tanh"].strip() == "reverse, forward"
+    assert "numpy.linalg.inv" in listed and "scipy.special.erf" in listed
+    assert all("srcgrad." not in name for name in listed)
