@@ -23,31 +23,35 @@ _TRACKED = (Tensor, VariableBase)
 
 def tape_aware(fn):
     """``fn``, recorded as one node (running its generated code) inside a GradientTape."""
+    units = {}   # wrt -> eager unit, for this function
 
     @functools.wraps(fn)
     def differentiable_function(*args, **kwargs):
         recording = tapes._RECORDING.tapes
         if len(recording) != 1:
             return fn(*args, **kwargs)
-        return record_call(differentiable_function, args, kwargs, recording[0])
+        return record_call(differentiable_function, units, args, kwargs, recording[0])
 
     return differentiable_function
 
 
-def record_call(fn, args, kwargs, tape):
+def record_call(fn, units, args, kwargs, tape):
     """Call ``fn`` through its generated forward and record one node on ``tape``."""
     if kwargs:
         bound = inspect.signature(fn).bind(*args, **kwargs)
         args, kwargs = bound.args, bound.kwargs
-    names = list(inspect.signature(fn).parameters)
     values, wrt, inputs = list(args), [], []
     for i, arg in enumerate(args):
         if isinstance(arg, _TRACKED):
             values[i] = arg._read() if isinstance(arg, VariableBase) else arg._value
             if tape.tracks(arg):
-                wrt.append(names[i])
+                wrt.append(i)
                 inputs.append(arg)
-    unit = compiler.reverse_unit(fn, tuple(wrt), eager=True)
+    unit = units.get(tuple(wrt))
+    if unit is None:
+        names = list(inspect.signature(fn).parameters)
+        unit = units[tuple(wrt)] = compiler.reverse_unit(
+            fn, tuple(names[i] for i in wrt), eager=True)
     reads = {}
     saved_reads, COLLECT.reads = COLLECT.reads, reads
     try:
@@ -59,7 +63,7 @@ def record_call(fn, args, kwargs, tape):
     variables = [v for v in reads if tape.tracks(v)]
     if not inputs and not variables:
         return value
-    node = CallNode(unit, saved, inputs, variables, value)
+    node = CallNode(unit, saved, inputs, variables, value, tape)
     tape.record(node)
     return node.result
 
@@ -67,8 +71,8 @@ def record_call(fn, args, kwargs, tape):
 class CallNode:
     """One call of a compiled function: its backward is the generated backward."""
 
-    def __init__(self, unit, saved, arguments, variables, value):
-        self.unit, self.saved = unit, saved
+    def __init__(self, unit, saved, arguments, variables, value, tape):
+        self.unit, self.saved, self.tape = unit, saved, tape
         self.inputs = tuple(arguments) + tuple(variables)
         self.n_arguments = len(arguments)
         self.several = isinstance(value, (tuple, list))
@@ -80,7 +84,8 @@ class CallNode:
         cotangents = {}
         saved_cotangents, COLLECT.cotangents = COLLECT.cotangents, cotangents
         try:
-            grads = self.unit.backward(_fresh(self.saved), g)
+            reused = self.tape._persistent or self.tape._in_jacobian
+            grads = self.unit.backward(_fresh(self.saved) if reused else self.saved, g)
         finally:
             COLLECT.cotangents = saved_cotangents
         zero = self.unit.zero_wrt

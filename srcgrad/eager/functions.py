@@ -127,7 +127,8 @@ def _none_result(f):
 # -- implicit: gradients for the Variables the function reads -----------------------
 def implicit_value_and_gradients(f):
     """A function returning ``(f(*args), [(gradient, variable), ...])`` for the trainable
-    Variables ``f`` reads, in creation order."""
+    Variables ``f`` reads, in creation order. After its first call, its ``source`` is
+    the generated code it runs."""
     fn, bound = api._target(f)
     units = {}
 
@@ -136,7 +137,10 @@ def implicit_value_and_gradients(f):
         arg_variables = [i for i, a in enumerate(args) if isinstance(a, (VariableBase, Tensor))]
         if arg_variables:
             return _implicit_with_variable_args(f, fn, bound, args, kwds, arg_variables)
-        unit = units.get(()) or units.setdefault((), compiler.reverse_unit(fn, (), eager=True))
+        unit = units.get(())
+        if unit is None:
+            unit = units[()] = compiler.reverse_unit(fn, (), eager=True)
+            grad_fn.source = unit.function_source("value_and_grad")
         reads, cotangents = {}, {}
         saved = COLLECT.reads, COLLECT.cotangents
         COLLECT.reads, COLLECT.cotangents = reads, cotangents
@@ -189,11 +193,15 @@ def _implicit_with_variable_args(f, fn, bound, args, kwds, positions):
 
 
 def _pairs(reads, cotangents):
-    variables = sorted((v for v in reads if v.trainable), key=lambda v: v._uid)
+    variables = sorted((v for v in reads if v.trainable), key=_creation_order)
     if not variables:
         raise ValueError("No trainable variables were accessed while the function was "
                          "being computed.")
     return [(_finished(cotangents.get(v), v), v) for v in variables]
+
+
+def _creation_order(variable):
+    return variable._uid
 
 
 def _finished(grad, variable):

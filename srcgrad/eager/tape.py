@@ -55,6 +55,7 @@ class GradientTape:
         self._recording = False
         self._entered = False
         self._used = False
+        self._in_jacobian = False   # several backward sweeps over the same nodes
         self._tracked = {}      # id -> object: watched, or produced by a recorded node
         self._variables = {}    # watched Variable -> None (ordered set)
         self._nodes = []
@@ -141,7 +142,7 @@ class GradientTape:
         flat_sources = structure.flatten(sources)
         grads = self._sweep(targets, seeds, flat_sources, zero)
         self._finish_gradient()
-        return structure.rebuild(sources, grads)
+        return grads if flat_sources is sources else structure.rebuild(sources, grads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -155,10 +156,14 @@ class GradientTape:
         flat_sources = structure.flatten(sources)
         shape = np.shape(_as_value(target))
         rows = []
-        for index in np.ndindex(*shape):
-            seed = np.zeros(shape)
-            seed[index] = 1.0
-            rows.append(self._sweep([target], [seed], flat_sources, True))
+        self._in_jacobian = True
+        try:
+            for index in np.ndindex(*shape):
+                seed = np.zeros(shape)
+                seed[index] = 1.0
+                rows.append(self._sweep([target], [seed], flat_sources, True))
+        finally:
+            self._in_jacobian = False
         self._finish_gradient()
         jacobians = [_stack_rows([row[i] for row in rows], shape, source, zero)
                      for i, source in enumerate(flat_sources)]
@@ -209,11 +214,17 @@ def _targets(target):
 
 
 def _seeds(targets, output_gradients):
-    if output_gradients is None:
-        return [np.ones_like(np.asarray(_as_value(t), dtype=float)) for t in targets]
-    flat = structure.flatten(output_gradients)
-    return [np.ones_like(np.asarray(_as_value(t), dtype=float)) if g is None else
-            (g if isinstance(g, Tensor) else _as_value(g)) for t, g in zip(targets, flat)]
+    flat = structure.flatten(output_gradients) if output_gradients is not None else \
+        [None] * len(targets)
+    return [_ones(t) if g is None else (g if isinstance(g, Tensor) else _as_value(g))
+            for t, g in zip(targets, flat)]
+
+
+def _ones(target):
+    value = _as_value(target)
+    if isinstance(value, np.floating):
+        return value.dtype.type(1.0)
+    return np.ones_like(np.asarray(value, dtype=float))
 
 
 def _accumulate(cotangents, obj, contribution):
@@ -224,11 +235,11 @@ def _accumulate(cotangents, obj, contribution):
 def _final(grad, source, zero, on_tensors):
     if grad is None:
         return zeros_like(_as_value(source)) if zero else None
-    value = _as_value(source)
     if isinstance(grad, Tensor):
         return grad if on_tensors else grad._value
-    if np.shape(grad) != np.shape(value):
-        grad = np.broadcast_to(grad, np.shape(value)).copy()
+    shape = np.shape(_as_value(source))
+    if getattr(grad, "shape", ()) != shape:
+        grad = np.broadcast_to(grad, shape).copy()
     return grad
 
 
