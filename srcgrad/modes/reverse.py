@@ -28,6 +28,7 @@ from srcgrad import syntax
 from srcgrad.analysis.activity import analyze_activity
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
+from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
 from srcgrad.modes.calls import classify_call
 from srcgrad.modes.reverse_rules import RuleExpander
@@ -51,7 +52,8 @@ class ReverseResult:
 
 
 class ReverseMode:
-    def __init__(self, parsed, node, wrt, namer, callee_names, eager=False):
+    def __init__(self, parsed, node, wrt, namer, callee_names, eager=False,
+                 scalar_params=False):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
         self.callee_names = callee_names    # fn -> (forward name, backward name)
         self.params = syntax.param_names(node.args)
@@ -69,6 +71,8 @@ class ReverseMode:
         self.preinit = []
         self._call_residuals = {}
         self.containers = _container_names(node.body, self.params)
+        self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
+                                       self.call_gives_scalar)
 
     # -- facts ---------------------------------------------------------------------------
     def differentiable(self, stmt):
@@ -90,6 +94,22 @@ class ReverseMode:
 
     def call_info(self, call):
         return classify_call(self.parsed, call, self.locals)
+
+    def call_gives_scalar(self, call, is_scalar_atom):
+        """Does this call surely return a scalar (given which atoms are scalars)?"""
+        info = self.call_info(call)
+        module = getattr(info.target, "__module__", None)
+        if info.name in ("len", "builtins.len") or module == "math":
+            return True
+        scalar_args = all(is_scalar_atom(a) for a in call.args) and not call.keywords
+        elementwise = info.kind == "rule" and info.rule.elementwise
+        return scalar_args and (elementwise or info.name in ("int", "float", "round", "abs"))
+
+    def is_scalar(self, stmt, atom):
+        """Is ``atom`` surely a scalar (shape ``()``) just before ``stmt``?"""
+        if isinstance(atom, gast.Constant):
+            return type(atom.value) in (int, float, bool)
+        return isinstance(atom, gast.Name) and atom.id in self.scalars[self.cfg.node(stmt)]
 
     def varied(self, stmt, atom):
         return isinstance(atom, gast.Name) and self.activity.is_varied_operand(

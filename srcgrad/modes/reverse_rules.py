@@ -12,11 +12,25 @@ operand's shape unless every other operand is a literal scalar.
 
 from __future__ import annotations
 
+import re
+
 from srcgrad import syntax
 from srcgrad.errors import TransformError
 from srcgrad.optimize.const_fold import fold_constants
 from srcgrad.rules import REGISTRY
 from srcgrad.syntax import gast
+
+# NumPy functions whose ``math`` twin is exact and much faster on a scalar.
+MATH_TWINS = {"sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
+              "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "exp": "exp",
+              "expm1": "expm1", "log": "log", "log1p": "log1p", "log2": "log2",
+              "log10": "log10", "sqrt": "sqrt"}
+_NP_CALL = re.compile(r"\bnp\.(" + "|".join(MATH_TWINS) + r")\(")
+
+
+def scalar_template(template):
+    """The template for scalar operands: ``np.cos(x)`` -> ``math.cos(x)``."""
+    return _NP_CALL.sub(lambda m: f"math.{MATH_TWINS[m.group(1)]}(", template)
 
 
 class RuleExpander:
@@ -50,18 +64,20 @@ class RuleExpander:
             atom = values.get(param)
             if not (isinstance(atom, gast.Name) and self.mode.varied(stmt, atom)):
                 continue
-            if rule.broadcasts and self._may_broadcast(rule, values, param):
+            if rule.broadcasts and self._may_broadcast(stmt, rule, values, param):
                 template = f"_sg.unbroadcast({template}, {param})"
+            if rule.elementwise and all(self.mode.is_scalar(stmt, values[p])
+                                        for p in rule.params if p in values):
+                template = scalar_template(template)
             contribution = fold_constants(syntax.quote_expr(
                 template, g=syntax.name(g), ans=syntax.name(target), **values))
             out += self.mode.accumulate(atom.id, contribution, state)
         return out
 
-    @staticmethod
-    def _may_broadcast(rule, values, param):
+    def _may_broadcast(self, stmt, rule, values, param):
+        """Unless every other operand is a scalar, ``param`` may have been broadcast."""
         others = [values[p] for p in rule.params if p != param and p in values]
-        return not all(isinstance(o, gast.Constant) and isinstance(o.value, (int, float))
-                       for o in others)
+        return not all(self.mode.is_scalar(stmt, o) for o in others)
 
     def bind_user_call(self, stmt, info, params):
         """Map a user function's parameter names to the call's argument atoms."""

@@ -27,6 +27,7 @@ class Rule:
     tangent: object = None  # forward template, or a dict param -> tangent term
     broadcasts: bool = False  # contributions must be summed back to each operand's shape
     linear_in: tuple = ()   # for linear rules: the linear parameter(s)
+    elementwise: bool = False  # scalars in, scalar out (``defelementwise`` rows)
 
     def bind(self, args, keywords):
         """Map call arguments (atoms) and keywords to this rule's parameters."""
@@ -164,7 +165,7 @@ def defelementwise(func, *partials, params=None, name=None, registry=REGISTRY):
         adjoints[param] = _times_g(partial)
         tangent[param] = partial
     rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, tangent,
-                broadcasts=len(partials) > 1)
+                broadcasts=len(partials) > 1, elementwise=True)
     registry.add(func, rule)
     return rule
 

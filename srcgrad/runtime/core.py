@@ -15,6 +15,18 @@ def _float_dtype(a):
     return dtype if dtype.kind in "fc" else np.float64
 
 
+_SCALAR_TYPES = (float, int, np.float64)
+
+
+def all_scalars(*args):
+    """Are all arguments plain scalars (float, int, float64)? Then the version of a
+    gradient specialized for scalars applies."""
+    for arg in args:
+        if type(arg) not in _SCALAR_TYPES:
+            return False
+    return True
+
+
 def stop_gradient(x):
     """Identity whose result carries no derivative."""
     return x

@@ -1,5 +1,8 @@
 # sg.source(sg.grad(tests.corpus.control.loop_break, wrt=0))
 def loop_break_grad(x):
+    # Every argument a scalar: the specialized version (no broadcasting)
+    if _sg.all_scalars(x):
+        return loop_break_grad_scalars(x)
     # Forward sweep: the original computation
     _cond = None
     _mul = None
@@ -33,6 +36,6 @@ def loop_break_grad(x):
         acc = stack.pop()
         dacc = _sg.unbroadcast(d_add, acc)
         d_mul = _sg.unbroadcast(d_add, _mul)
-        dx += _sg.unbroadcast(d_mul * i, x)
+        dx += d_mul * i
         _mul = stack.pop()
     return dx

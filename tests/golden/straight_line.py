@@ -1,5 +1,8 @@
 # sg.source(sg.grad(tests.corpus.arithmetic.elementwise_chain, wrt=0))
 def elementwise_chain_grad(x):
+    # Every argument a scalar: the specialized version (no broadcasting)
+    if _sg.all_scalars(x):
+        return elementwise_chain_grad_scalars(x)
     # Forward sweep: the original computation
     _neg = -x
     _mul = _neg * x

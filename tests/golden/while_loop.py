@@ -1,5 +1,8 @@
 # sg.source(sg.grad(tests.corpus.control.while_halving, wrt=0))
 def while_halving_grad(x):
+    # Every argument a scalar: the specialized version (no broadcasting)
+    if _sg.all_scalars(x):
+        return while_halving_grad_scalars(x)
     # Forward sweep: the original computation
     stack = []
     steps = 0
@@ -17,7 +20,7 @@ def while_halving_grad(x):
     _add_1 = _mul + steps
     # Backward sweep: d_add_1 is the cotangent of the result
     d_add_1 = _sg.seed(_add_1)
-    d_mul = _sg.unbroadcast(d_add_1, _mul)
+    d_mul = d_add_1
     dx = _sg.unbroadcast(d_mul * x, x)
     dx = dx + _sg.unbroadcast(d_mul * x, x)
     for _ in range(n_iterations):
