@@ -155,7 +155,8 @@ class ReverseMode:
                 return [self.push(target.value.id, saved, stmt)] + [stmt]
             out = [self.push(target.id, syntax.name(target.id), stmt)] \
                 if self.overwrites(stmt, target.id) else []
-            return out + [self.forward_assign(stmt)]
+            assigned = self.forward_assign(stmt)
+            return out + (assigned if isinstance(assigned, list) else [assigned])
         if isinstance(stmt, gast.If):
             if _is_loop_exit(stmt):
                 return [stmt]
@@ -185,6 +186,9 @@ class ReverseMode:
                 targets = syntax.tuple_of([syntax.name(target, True), syntax.name(residual, True)],
                                           store=True)
                 out = syntax.assign(targets, call)
+                if self.loop_depth > 0:  # each iteration's call keeps its own saved values
+                    return [self.push(residual, syntax.name(residual), stmt,
+                                      maybe_undefined=True), out]
                 return out
         return stmt
 
@@ -265,6 +269,8 @@ class ReverseMode:
             out = []
             if target.id in state and self.is_active(stmt, target.id):
                 out += self.adjoint_of(stmt, target.id, stmt.value, state)
+            if id(stmt) in self._call_residuals and self.loop_depth > 0:
+                out.append(self.pop(self._call_residuals[id(stmt)]))
             state.pop(target.id, None)
             if self.overwrites(stmt, target.id):
                 out.append(self.pop(target.id))
