@@ -48,22 +48,24 @@ def differentiable_functions(module):
 
 
 def _marked_function(value):
-    seen = set()
+    """The innermost marked function behind ``value`` (``functools.wraps`` copies the
+    mark onto wrappers, so the outermost marked one may be a wrapper)."""
+    found, seen = None, set()
     while value is not None and id(value) not in seen:
         seen.add(id(value))
         if isinstance(value, types.FunctionType) and \
                 getattr(value, "__srcgrad_differentiable__", False):
-            return value
+            found = value
         value = getattr(value, "__srcgrad_function__", None) or \
             getattr(value, "__wrapped__", None) or getattr(value, "__func__", None)
-    return None
+    return found
 
 
 @dataclasses.dataclass
 class _Unit:
     unit: object
     names: dict          # role -> name in the emitted module
-    idents: set          # every identifier in the unit's generated source
+    idents: set          # identifiers in its source that keep their names
     aliases: dict        # alias in its source -> (callee unit, role)
 
 
@@ -96,7 +98,9 @@ def _collect(roots):
         if id(unit) in seen:
             return
         seen.add(id(unit))
-        entry = _Unit(unit, {}, _identifiers(unit.module.source), _callee_aliases(unit))
+        aliases = _callee_aliases(unit)
+        placeholders = set(unit.module.functions.values()) | set(aliases)
+        entry = _Unit(unit, {}, _identifiers(unit.module.source) - placeholders, aliases)
         order.append(entry)
         for callee, _ in entry.aliases.values():
             visit(callee)
@@ -129,22 +133,13 @@ def _tokens(source):
 def _assign_names(units, imports):
     """Give each generated function a module-wide unique name, the unit's own if free."""
     taken = set(RESERVED) | set(imports.bound_names())
-
-    def conflicts(name, owner, role):
-        if name in taken:
-            return True
-        for entry in units:
-            refers = entry.unit is owner and entry.unit.module.functions[role] == name
-            aliased = entry.aliases.get(name) == (owner, role)
-            if name in entry.idents and not refers and not aliased:
-                return True
-        return False
-
+    for entry in units:
+        taken |= entry.idents
     for entry in units:
         for role in ROLES:
             base = entry.unit.module.functions[role]
             name, counter = base, 1
-            while conflicts(name, entry.unit, role):
+            while name in taken:
                 name, counter = f"{base}_{counter}", counter + 1
             entry.names[role] = name
             taken.add(name)

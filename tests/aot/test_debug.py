@@ -1,0 +1,99 @@
+"""Tracebacks from generated code name the user's line; check_nan finds the first
+non-finite adjoint."""
+
+import importlib.util
+import linecache
+import sys
+import traceback
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from tests.aot.helpers import run_python, write_files
+
+SOURCE = """
+import numpy as np
+
+
+def scale(x, w):
+    return np.tanh(x * w)
+
+
+def loss(x, w):
+    h = scale(x, w)
+    return np.sum(h ** 2)
+
+
+def root(x):
+    a = np.sqrt(x)
+    return np.sum(a * 2.0)
+
+
+def through_callee(x):
+    y = root(x) + np.sum(x)
+    return y
+"""
+
+
+@pytest.fixture
+def user(tmp_path):
+    write_files(tmp_path, {"user_debug.py": SOURCE})
+    spec = importlib.util.spec_from_file_location("user_debug", tmp_path / "user_debug.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def line_of(text):
+    return SOURCE.splitlines().index(text) + 1
+
+
+def test_traceback_shows_the_generated_line_and_the_user_line(user):
+    with pytest.raises(ValueError) as info:
+        sg.grad(user.loss, (0, 1))(np.ones(4), np.ones(3))
+    text = "".join(traceback.format_exception(info.value))
+    assert "_mul = x * w" in text                                   # generated
+    assert f"# from user_debug.py:{line_of('    return np.tanh(x * w)')}: " \
+           "return np.tanh(x * w)" in text                          # the user's
+
+
+def test_uncaught_exception_report_shows_both_lines(tmp_path):
+    write_files(tmp_path, {"user_debug.py": SOURCE})
+    result = run_python("""
+        import numpy as np
+        import srcgrad as sg
+        import user_debug
+
+        sg.grad(user_debug.loss)(np.ones(4), np.ones(3))
+    """, tmp_path, check=False)
+    assert result.returncode == 1
+    assert "h, scale_saved = scale_forward(x, w)" in result.stderr
+    assert f"user_debug.py:{line_of('    h = scale(x, w)')}: h = scale(x, w)" in result.stderr
+
+
+def test_annotation_costs_nothing_per_call(user):
+    df = sg.grad(user.loss)
+    assert df is df.unit.grad                      # the generated function itself
+    source = linecache.getlines(df.__code__.co_filename)
+    assert any("# from user_debug.py:" in line for line in source)
+    assert "# from" not in sg.source(df)           # the shown source stays clean
+
+
+def test_check_nan_names_the_first_user_line_with_a_nan_adjoint(user):
+    x = np.array([1.0, 0.0])
+    for function in (user.root, user.through_callee):
+        with pytest.raises(FloatingPointError) as info:
+            with np.errstate(divide="ignore"):
+                sg.grad(function, check_nan=True)(x)
+        message = str(info.value)
+        assert f"user_debug.py:{line_of('    a = np.sqrt(x)')}: a = np.sqrt(x)" in message
+        assert "dx" in message and "inf" in message
+
+
+def test_check_nan_is_silent_on_finite_gradients(user):
+    x = np.array([1.0, 4.0])
+    assert np.allclose(sg.grad(user.through_callee, check_nan=True)(x), [2.0, 1.5])
+    value, grad = sg.value_and_grad(user.root, check_nan=True)(x)
+    assert value == 6.0 and np.allclose(grad, [1.0, 0.5])
+    assert sys.excepthook is not None
