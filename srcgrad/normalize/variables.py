@@ -176,6 +176,8 @@ class _Wrapper:
             node.value = self.value(node.value)
             return node
         node.value = self.base(node.value)
+        if self.is_container_now(node):
+            return node
         if self.implicit or self.denotes_variable(node):
             return self.read(node)
         return node
@@ -183,10 +185,13 @@ class _Wrapper:
     def subscript(self, node):
         node.slice = self.value(node.slice)
         base = node.value
+        if self.is_container_now(node):
+            return node
         if isinstance(base, gast.Name) and (base.id in self.array_locals or (
                 base.id not in self.locals and not self.holds_variables_now(base.id))):
             return node
-        node.value = self.value(base)
+        if not self.is_container_now(base):
+            node.value = self.value(base)
         if self.implicit or (isinstance(base, gast.Name) and base.id not in self.locals):
             return self.read(node)
         return node
@@ -239,6 +244,22 @@ class _Wrapper:
             return isinstance(self.resolve(syntax.dotted_name(node)), VariableBase)
         except KeyError:
             return False
+
+    def is_container_now(self, node):
+        """Does ``node`` (a chain like ``params["layers"][0]`` from a free name) denote
+        something other than a Variable now (so reading it needs no wrapping)?"""
+        if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant):
+            holder = self.is_container_now(node.value)
+            try:
+                return holder and not isinstance(holder[node.slice.value], VariableBase) \
+                    and holder[node.slice.value]
+            except (KeyError, IndexError, TypeError):
+                return False
+        try:
+            obj = self.resolve(syntax.dotted_name(node))
+        except KeyError:
+            return False
+        return isinstance(obj, (list, tuple, dict)) and obj
 
     def holds_variables_now(self, name):
         try:
