@@ -22,6 +22,8 @@ _EXPORTS = {
     **{name: ("srcgrad.errors", name) for name in
        ("MissingRuleError", "SrcgradError", "TransformError")},
     **{name: ("srcgrad.higher", name) for name in ("hessian", "hvp", "jacobian", "jvp")},
+    **{name: ("srcgrad.custom", name) for name in ("custom_jvp", "custom_vjp")},
+    **{name: ("srcgrad.checkpointing", name) for name in ("checkpoint", "checkpoint_loop")},
     "defrule": ("srcgrad.rules", "defadjoint"),
     "defelementwise": ("srcgrad.rules", "defelementwise"),
     "stop_gradient": ("srcgrad.runtime", "stop_gradient"),
@@ -48,7 +50,8 @@ def __dir__():
 __all__ = [
     "MissingRuleError", "SrcgradError", "TransformError", "defelementwise", "defrule",
     "differentiable", "grad", "source", "stop_gradient", "value_and_grad", "vjp",
-    "hessian", "hvp", "jacobian", "jvp",
+    "hessian", "hvp", "jacobian", "jvp", "checkpoint", "checkpoint_loop", "custom_jvp",
+    "custom_vjp",
     "GradientTape", "Tensor", "Variable", "constant", "gradients_function",
     "implicit_gradients", "implicit_value_and_gradients", "value_and_gradients_function",
 ]

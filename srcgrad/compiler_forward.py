@@ -2,13 +2,14 @@
 
 ``forward_unit(fn, wrt)`` returns a ``ForwardUnit`` holding one generated function::
 
-    def f_jvp(x, w, *, x_dot):
+    def f_jvp(x, w, x_dot):
         # Forward mode: each tangent follows its primal statement
         ...
         return (y, y_dot)
 
-The tangents are keyword-only (``x_dot`` for ``x``), one per ``wrt`` parameter; the
-function returns the value and its directional derivative. A generated function (a
+The tangents (``x_dot`` for ``x``, one per ``wrt`` parameter) follow the parameters, and
+are keyword-only when a parameter has a default; the function returns the value and its
+directional derivative, so ``jvp(jvp(f))`` differentiates ``f_jvp`` itself. A generated function (a
 gradient, say) is compiled exactly like a user function: its source is in ``linecache``.
 Units are cached per (function, wrt); a failed compile leaves the cache as it was.
 """
@@ -134,10 +135,14 @@ def _assemble(parsed, result, jvp_name, tangent_names):
     while changed:
         body, changed = eliminate_dead_code(body, set(syntax.loaded_names(ret)))
     comment = syntax.comment("Forward mode: each tangent follows its primal statement")
-    function = syntax.function_def(jvp_name, params, [comment] + body + [ret],
-                                   defaults=[syntax.clone(d) for d in parsed.node.args.defaults])
-    function.args.kwonlyargs = [syntax.param(t) for t in tangent_names.values()]
-    function.args.kw_defaults = [None] * len(tangent_names)
+    defaults = parsed.node.args.defaults
+    tangents = list(tangent_names.values())
+    function = syntax.function_def(jvp_name, params + ([] if defaults else tangents),
+                                   [comment] + body + [ret],
+                                   defaults=[syntax.clone(d) for d in defaults])
+    if defaults:   # tangents after parameters with defaults must be keyword-only
+        function.args.kwonlyargs = [syntax.param(t) for t in tangents]
+        function.args.kw_defaults = [None] * len(tangents)
     function.lineno = parsed.node.lineno
     return function
 

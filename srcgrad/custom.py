@@ -81,7 +81,8 @@ class custom_vjp(_Custom):
         single = isinstance(wrt, str)
         names = (wrt,) if single else tuple(wrt)
         picks = [self.params.index(p) for p in names]
-        backward = self.bwd if names == self.params else _picking(self.bwd, picks, single)
+        direct = names == self.params and not single   # generated code unpacks the tuple
+        backward = self.bwd if direct else _picking(self.bwd, picks, single)
         forward = self.fwd
 
         def grad(*args):

@@ -47,6 +47,8 @@ def jvp(f, wrt=0):
 
     jvp_fn.source = unit.source
     jvp_fn.unit = unit
+    if single and bound is None and not fn.__defaults__:
+        jvp_fn.__srcgrad_function__ = unit.jvp   # same calling convention: nests
     return jvp_fn
 
 

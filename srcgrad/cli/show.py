@@ -29,9 +29,10 @@ def run(args):
 
     fn = load_function(args.target)
     wrt = 0 if not args.wrt else (args.wrt[0] if len(args.wrt) == 1 else tuple(args.wrt))
-    if args.mode == "forward":
-        raise SystemExit("srcgrad: forward mode is not available yet")
     plain, bound = api._target(fn)
+    if args.mode == "forward":
+        print(colorize(sg.source(sg.jvp(fn, wrt)), sys.stdout, args.color), end="")
+        return 0
     unit = compiler.reverse_unit(plain, api.resolve_wrt(plain, wrt, bound))
     text = unit.source if args.all else sg.source(unit.grad)
     print(colorize(text, sys.stdout, args.color), end="")

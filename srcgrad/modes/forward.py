@@ -177,7 +177,11 @@ class ForwardMode:
         return syntax.quote_expr(template, g=dot), state.tangents[value.value.id]
 
     def call_info(self, call):
-        return classify_call(self.parsed, call, self.locals)
+        info = classify_call(self.parsed, call, self.locals)
+        specialized = _generated_variant(info.target)
+        if info.kind == "unknown" and specialized is not None:
+            info = dataclasses.replace(info, kind="user", target=specialized)
+        return info
 
     def call_tangent(self, stmt, target, call, state):
         func = call.func
@@ -212,7 +216,11 @@ class ForwardMode:
         """``y = g(a, b)`` -> ``y, y_dot = g_jvp(a, b, a_dot=...)``."""
         import inspect
 
-        params = list(inspect.signature(info.target).parameters)
+        signature = inspect.signature(info.target).parameters.values()
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in signature):
+            raise self.parsed.error(f"forward mode does not support calls to `{info.name}`, "
+                                    "which takes *args or **kwargs, yet", stmt)
+        params = [p.name for p in signature]
         bound = self.reverse_rules.bind_user_call(stmt, info, params)
         wrt = tuple(p for p in params if isinstance(bound.get(p), gast.Name)
                     and bound[p].id in state)
@@ -324,6 +332,17 @@ class ForwardMode:
                 state.tangents[target] = False
             state.defined.add(target)
         return self.block(body, state)
+
+
+def _generated_variant(obj):
+    """The function behind a generated gradient's lazily compiled scalar variant."""
+    from srcgrad import compiler
+
+    variant = getattr(compiler, "_ScalarVariant", None)
+    if variant is None or not isinstance(obj, variant):
+        return None
+    unit = compiler.reverse_unit(obj.unit.fn, obj.unit.wrt, scalars=True)
+    return unit.functions[obj.role]
 
 
 def _iterates_tangent(stmt, state):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from srcgrad import syntax
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.optimize.const_fold import fold_constants
 from srcgrad.rules.registry import _times_g
 from srcgrad.syntax import gast
@@ -71,7 +70,7 @@ class TangentExpander:
         for _, term in terms[1:]:
             total = gast.BinOp(left=total, op=gast.Add(), right=term)
         if len(terms) == 1 and rule.broadcasts and self._constant_partial(total) \
-                and RuleExpander._may_broadcast(rule, values, terms[0][0]):
+                and _may_broadcast(rule, values, terms[0][0]):
             total = syntax.quote_expr("_sg.broadcast_tangent(t, ans)", t=total,
                                       ans=syntax.name(target))
         return total
@@ -105,3 +104,10 @@ class TangentExpander:
         """Is ``total`` just a (scaled) tangent, not mixed with any operand's shape?"""
         names = set(syntax.loaded_names(total)) - _MODULES
         return len(names) == 1
+
+
+def _may_broadcast(rule, values, param):
+    """Unless every other operand is a literal number, ``param`` may be broadcast."""
+    others = [values[p] for p in rule.params if p != param and p in values]
+    return not all(isinstance(o, gast.Constant) and isinstance(o.value, (int, float))
+                   for o in others)
