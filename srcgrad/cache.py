@@ -95,7 +95,8 @@ class Entry:
         linked = {}
         for dotted, forward_alias, backward_alias, params in self.stored_callees:
             callee = parsed.resolve(dotted)
-            linked[callee] = (forward_alias, backward_alias, compile_callee(callee, tuple(params)))
+            wrt = params if isinstance(params, str) else tuple(params)
+            linked[callee] = (forward_alias, backward_alias, compile_callee(callee, wrt))
         return linked
 
     def store(self, unit, callee_aliases):
@@ -108,8 +109,9 @@ class Entry:
             if len(aliases) == 3:
                 if id(callee) not in by_object:
                     return
+                wrt = aliases[2].wrt
                 callees.append([by_object[id(callee)], aliases[0], aliases[1],
-                                list(aliases[2].wrt)])
+                                wrt if isinstance(wrt, str) else list(wrt)])
         own = set(unit.module.functions.values()) | {a for c in callees for a in c[1:3]}
         if set(dict.keys(unit.namespace)) - own - _STANDARD_NAMES:
             return   # names injected at link time: a reload could not reproduce them
@@ -158,9 +160,9 @@ def _read(path, key):
         data = handle.read()
     try:
         payload = json.loads(data)
-        valid = payload["format"] == FORMAT and payload["key"] == key
-        compile(payload["source"], "<srcgrad cache>", "exec")
-    except (ValueError, KeyError, TypeError, SyntaxError):
+        valid = payload["format"] == FORMAT and payload["key"] == key and \
+            isinstance(payload["source"], str) and isinstance(payload["callees"], list)
+    except (ValueError, KeyError, TypeError):
         valid = False
     if not valid:
         STATS["rejected"] += 1
@@ -241,14 +243,15 @@ def _describe(obj):
 
 
 def _package_digest():
-    """srcgrad's version and a hash of its source files (computed once per process)."""
+    """srcgrad's version and the size and modification time of each of its source files
+    (so an edited checkout never reuses old code); computed once per process."""
     if not _PACKAGE_DIGEST:
         import srcgrad
 
         root = pathlib.Path(srcgrad.__file__).parent
         digest = hashlib.sha256(getattr(srcgrad, "__version__", "?").encode())
         for path in sorted(root.rglob("*.py")):
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
+            stat = path.stat()
+            digest.update(f"{path.relative_to(root)} {stat.st_size} {stat.st_mtime_ns}\n".encode())
         _PACKAGE_DIGEST.append(f"srcgrad {srcgrad.__version__} {digest.hexdigest()}")
     return _PACKAGE_DIGEST[0]

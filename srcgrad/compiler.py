@@ -136,7 +136,9 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
             import inspect
 
             params = tuple(inspect.signature(callee).parameters)
-            callee_unit = _compile(callee, params, created, eager)
+            # One parameter: the callee's backward returns its gradient, not a 1-tuple.
+            callee_unit = _compile(callee, params[0] if len(params) == 1 else params,
+                                   created, eager)
             if callee_unit is unit:
                 callee_aliases[callee] = (fn_names["forward"], fn_names["backward"])
             else:

@@ -410,7 +410,8 @@ class ReverseMode:
         grads = [self.rules.grad_name(stmt, p, info.target.__name__) if p in bound else "_"
                  for p in params]
         residual = self.call_residual(stmt, info)
-        targets = syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
+        targets = syntax.name(grads[0], True) if len(grads) == 1 else \
+            syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
         call = syntax.call(syntax.name(bwd_name), [syntax.name(residual), syntax.name(g)])
         out = [syntax.assign(targets, call)]
         for param, grad in zip(params, grads):
@@ -451,7 +452,10 @@ class ReverseMode:
             state[name] = OWNED if both_owned else SHARED
         if not then_code and not else_code:
             return []
-        return [gast.If(test=stmt.test, body=then_code or [gast.Pass()], orelse=else_code)]
+        if not then_code:
+            negated = gast.UnaryOp(op=gast.Not(), operand=syntax.clone(stmt.test))
+            return [gast.If(test=negated, body=else_code, orelse=[])]
+        return [gast.If(test=stmt.test, body=then_code, orelse=else_code)]
 
     def backward_loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body

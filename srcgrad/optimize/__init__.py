@@ -8,7 +8,8 @@ from srcgrad.optimize.saves import prune_saves
 def optimize_sweeps(forward, backward, backward_live_out, result_names=()):
     """Prune unneeded saves, clean the backward sweep until nothing changes, then drop
     forward computations that neither the result nor the backward sweep reads."""
-    forward, backward, saved = prune_saves(forward, backward)
+    live_out = set(backward_live_out) | set(result_names)
+    forward, backward, saved = prune_saves(forward, backward, live_out)
     while True:
         changed = False
         backward, c1 = propagate_copies(backward)
@@ -16,7 +17,7 @@ def optimize_sweeps(forward, backward, backward_live_out, result_names=()):
         changed = c1 or c2
         if not changed:
             break
-    forward, backward, saved = prune_saves(forward, backward)
+    forward, backward, saved = prune_saves(forward, backward, live_out)
     forward_live_out = set(result_names) | _loaded(backward) | set(backward_live_out)
     while True:
         forward, changed = eliminate_dead_code(forward, forward_live_out)

@@ -16,6 +16,8 @@ Before::                                   After (``i`` is never read backward):
 
 from __future__ import annotations
 
+from srcgrad.analysis.cfg import CFG
+from srcgrad.analysis.dataflow import live_names
 from srcgrad.syntax import gast
 
 
@@ -49,24 +51,25 @@ def _loaded(stmt):
     return names
 
 
-def prune_saves(forward, backward):
-    """Drop unneeded save pairs; return (forward, backward, names still saved)."""
-    needed = set()
-    for stmt in _statements(backward):
-        if not _is_save(stmt):
-            needed |= _loaded(stmt)
-    saves = [s for s in _statements(backward) if _is_save(s)]
-    changed = True
-    while changed:
-        changed = False
-        for stmt in saves:
-            if stmt.saved in needed:
-                extra = _loaded(stmt) - needed
-                if extra:
-                    needed |= extra
-                    changed = True
-    forward = _drop(forward, needed)
-    backward = _drop(backward, needed)
+def prune_saves(forward, backward, live_out=()):
+    """Drop the save pairs of every variable none of whose restores is read afterwards
+    (liveness over the backward sweep); return (forward, backward, names still saved)."""
+    while True:
+        cfg = CFG([], backward)
+        live_after = live_names(cfg, frozenset(live_out))
+        read = {}
+        for stmt in _statements(backward):
+            if _is_save(stmt):
+                node = cfg.by_stmt.get(id(stmt))
+                live = node is not None and stmt.saved in live_after[node]
+                read[stmt.saved] = read.get(stmt.saved, False) or live
+        unread = {name for name, live in read.items() if not live}
+        unread |= {s.saved for s in _statements(forward) if _is_save(s)} - set(read)
+        if not unread:
+            break
+        needed = set(read) - unread
+        forward = _drop(forward, needed)
+        backward = _drop(backward, needed)
     kept = {s.saved for s in _statements(forward) if _is_save(s)}
     return forward, backward, kept
 

@@ -4,12 +4,9 @@ def swap_grad(x, y):
     if _sg.all_scalars(x, y):
         return swap_grad_scalars(x, y)
     # Forward sweep: the original computation
-    stack = []
     _mul = x * 2.0
     _tuple = (y, _mul)
-    stack.append(x)
     x = _tuple[0]
-    stack.append(y)
     y = _tuple[1]
     _mul_1 = x * y
     _add = _mul_1 + x
@@ -21,9 +18,7 @@ def swap_grad(x, y):
     dy = _sg.unbroadcast(d_mul_1 * x, y)
     d_tuple = _sg.zeros_like(_tuple)
     _sg.add_at(d_tuple, 1, dy)
-    y = stack.pop()
     _sg.add_at(d_tuple, 0, dx)
-    x = stack.pop()
     dy = d_tuple[0]
     d_mul = d_tuple[1]
     dx = d_mul * 2.0

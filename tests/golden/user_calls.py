@@ -6,10 +6,9 @@ def helper_chain_grad(x):
     _square, square_saved_1 = square_forward(z)
     # Backward sweep: d_square is the cotangent of the result
     d_square = _sg.seed(_square)
-    dx_square, = square_backward(square_saved_1, d_square)
+    dx_square = square_backward(square_saved_1, d_square)
     dz = dx_square
     dx_affine, dw_affine, _ = affine_backward(affine_saved, dz)
-    dy = dx_affine
-    dx_square_1, = square_backward(square_saved, dy)
+    dx_square_1 = square_backward(square_saved, dx_affine)
     dx = dw_affine + dx_square_1
     return dx

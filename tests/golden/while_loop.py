@@ -4,14 +4,12 @@ def while_halving_grad(x):
     if _sg.all_scalars(x):
         return while_halving_grad_scalars(x)
     # Forward sweep: the original computation
-    stack = []
     steps = 0
     _cond = x > 1.0
     n_iterations = 0
     while _cond:
         n_iterations += 1
         _div = x / 2.0
-        stack.append(x)
         x = _div
         _add = steps + 1
         steps = _add
@@ -24,6 +22,5 @@ def while_halving_grad(x):
     dx = _sg.unbroadcast(d_mul * x, x)
     dx = dx + _sg.unbroadcast(d_mul * x, x)
     for _ in range(n_iterations):
-        x = stack.pop()
         dx = dx * 0.5
     return dx
