@@ -86,8 +86,11 @@ def emit_module(functions, module_names=None, source_label="", command=""):
 
 
 def _all_params(fn):
+    """Every parameter; just the name for one (its functions return the gradient itself,
+    as for a callee)."""
     plain, bound = api._target(fn)
-    return tuple(api.parameter_names(plain, bound))
+    params = tuple(api.parameter_names(plain, bound))
+    return params[0] if len(params) == 1 else params
 
 
 def _collect(roots):
@@ -189,7 +192,8 @@ def _header(source_label, command, functions):
             "    f_forward(*args) -> (value, saved)     f_backward(saved, dy) -> gradients\n"
             "    f_grad(*args) -> gradients             f_value_and_grad(*args) -> (value, "
             "gradients)\n"
-            "with one gradient per parameter, in order. Needs only NumPy and srcgrad.runtime.\n"
+            "with a tuple of gradients, one per parameter (a function of one parameter\n"
+            "returns its gradient itself). Needs only NumPy and srcgrad.runtime.\n"
             '"""\n\n')
 
 

@@ -152,7 +152,7 @@ def test_function_option_emits_undecorated_functions_importing_module_globals(tm
 import json
 import numpy as np
 import pure_grad
-(dx,) = pure_grad.energy_grad(np.array([1.0, 2.0]))
+dx = pure_grad.energy_grad(np.array([1.0, 2.0]))
 print(json.dumps(dx.tolist()))
 """, tmp_path)
     assert last_json(out) == [1.0, 3.0]
