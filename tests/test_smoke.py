@@ -28,3 +28,14 @@ def test_loop_matches_finite_differences():
 def test_straight_line_code_has_no_stack():
     text = sg.source(sg.grad(sin_of_product))
     assert "stack" not in text and "pop(" not in text
+
+
+def scaled_by_pi(x):
+    return np.sin(x * np.pi) * -1.5
+
+
+def test_module_constants_stay_operands_in_generated_code():
+    df = sg.grad(scaled_by_pi)
+    assert np.isclose(df(0.3), -1.5 * np.pi * np.cos(0.3 * np.pi))
+    text = sg.source(df)
+    assert "x * np.pi" in text and "_pi =" not in text and "_neg" not in text

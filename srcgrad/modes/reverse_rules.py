@@ -59,7 +59,7 @@ class RuleExpander:
 
     def expand(self, stmt, rule, args, keywords, g, target, state):
         values = self.bind(stmt, rule, args, keywords)
-        out = []
+        contributions = {}   # operand -> its contributions (``x * x`` gives two)
         for param, template in rule.adjoints.items():
             atom = values.get(param)
             if not (isinstance(atom, gast.Name) and self.mode.varied(stmt, atom)):
@@ -71,13 +71,22 @@ class RuleExpander:
                 template = scalar_template(template)
             contribution = fold_constants(syntax.quote_expr(
                 template, g=syntax.name(g), ans=syntax.name(target), **values))
-            out += self.mode.accumulate(atom.id, contribution, state)
+            contributions.setdefault(atom.id, []).append(contribution)
+        out = []
+        for name, parts in contributions.items():
+            total = parts[0]
+            for part in parts[1:]:
+                total = gast.BinOp(left=total, op=gast.Add(), right=part)
+            out += self.mode.accumulate(name, total, state)
         return out
 
     def _may_broadcast(self, stmt, rule, values, param):
-        """Unless every other operand is a scalar, ``param`` may have been broadcast."""
+        """Unless every other operand is a scalar (or ``param``'s own value, as in
+        ``x * x``), ``param`` may have been broadcast."""
+        mine = values[param]
         others = [values[p] for p in rule.params if p != param and p in values]
-        return not all(self.mode.is_scalar(stmt, o) for o in others)
+        return not all(self.mode.is_scalar(stmt, o) or (
+            isinstance(o, gast.Name) and o.id == mine.id) for o in others)
 
     def bind_user_call(self, stmt, info, params):
         """Map a user function's parameter names to the call's argument atoms."""

@@ -28,6 +28,8 @@ chained comparisons become ``and``, and a target never appears in its own right-
 
 from __future__ import annotations
 
+import types
+
 from srcgrad import syntax
 from srcgrad.syntax import gast
 
@@ -95,7 +97,10 @@ class _Flattener:
             value_pre, value = self.atom(value, "value")
             store = gast.Subscript(value=base, slice=index, ctx=gast.Store())
             return pre + index_pre + value_pre + [syntax.assign(store, value)]
-        pre, expr = self.simple(value, preferred=target.id)
+        preferred = target.id if target.id not in syntax.loaded_names(value) else None
+        pre, expr = self.simple(value, preferred=preferred)
+        if isinstance(expr, gast.Name) and expr.id == target.id:
+            return pre   # the value was computed straight into the target
         if target.id in syntax.loaded_names(expr) and not syntax.is_atom(expr):
             temp = self.namer.temp(_operation_name(expr))
             return pre + [syntax.assign(temp, expr), syntax.assign(target.id, syntax.name(temp))]
@@ -140,14 +145,31 @@ class _Flattener:
 
     # -- expressions ------------------------------------------------------------------
     def atom(self, expr, hint="value"):
-        """Statements computing ``expr`` and a name or literal holding its value."""
-        if syntax.is_atom(expr):
+        """Statements computing ``expr`` and a name or literal holding its value (or a
+        module constant such as ``np.pi``)."""
+        if syntax.is_atom(expr) or self.is_module_constant(expr):
             return [], expr
+        if _is_negative_literal(expr):
+            return [], syntax.const(-expr.operand.value)
         pre, simple = self.simple(expr)
         if syntax.is_atom(simple):
             return pre, simple
         temp = self.namer.temp(_operation_name(simple) or hint)
         return pre + [syntax.assign(temp, simple)], syntax.name(temp)
+
+    def is_module_constant(self, expr):
+        """``np.pi``, ``math.e``: an attribute of a module the function reads globally."""
+        dotted = syntax.dotted_name(expr) if isinstance(expr, gast.Attribute) else None
+        if dotted is None or self.parsed is None:
+            return False
+        root = dotted.split(".")[0]
+        if root in self.parsed.closure or root in syntax.names_in(self.parsed.node, gast.Store):
+            return False
+        try:
+            return isinstance(self.parsed.resolve(root), types.ModuleType) \
+                and not callable(self.parsed.resolve(dotted))
+        except KeyError:
+            return False
 
     def atoms(self, exprs):
         pre, out = [], []
@@ -164,6 +186,8 @@ class _Flattener:
         if isinstance(expr, gast.BinOp):
             pre, (left, right) = self.atoms([expr.left, expr.right])
             return pre, gast.BinOp(left=left, op=expr.op, right=right)
+        if _is_negative_literal(expr):
+            return [], syntax.const(-expr.operand.value)
         if isinstance(expr, gast.UnaryOp):
             pre, operand = self.atom(expr.operand)
             if isinstance(expr.op, gast.UAdd):
@@ -311,7 +335,7 @@ class _Flattener:
 
     def bool_op(self, expr, preferred):
         """``a and b`` -> ``t = a; if t: t = b`` (``or``: ``if not t``)."""
-        result = self.namer.temp("and" if isinstance(expr.op, gast.And) else "or")
+        result = preferred or self.namer.temp("and" if isinstance(expr.op, gast.And) else "or")
         pre, first = self.simple(expr.values[0])
         out = pre + [syntax.assign(result, first)]
         rest = expr.values[1:]
@@ -329,13 +353,19 @@ class _Flattener:
         return out, syntax.name(result)
 
     def if_exp(self, expr, preferred):
-        result = self.namer.temp("choice")
+        result = preferred or self.namer.temp("choice")
         pre, test = self.condition(expr.test)
         body_pre, body = self.simple(expr.body)
         else_pre, orelse = self.simple(expr.orelse)
         branch = gast.If(test=test, body=body_pre + [syntax.assign(result, body)],
                          orelse=else_pre + [syntax.assign(result, orelse)])
         return pre + [branch], syntax.name(result)
+
+
+def _is_negative_literal(expr):
+    return (isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub)
+            and isinstance(expr.operand, gast.Constant)
+            and type(expr.operand.value) in (int, float))
 
 
 def _is_range_call(expr):

@@ -4,11 +4,10 @@ def piecewise_grad(x):
     if _sg.all_scalars(x):
         return piecewise_grad_scalars(x)
     # Forward sweep: the original computation
-    _neg = -1.0
-    _cond = x < _neg
+    _cond = x < -1.0
     if _cond:
-        _neg_1 = -x
-        y = _neg_1 - 0.5
+        _neg = -x
+        y = _neg - 0.5
     else:
         _cond_1 = x < 1.0
         if _cond_1:
@@ -19,8 +18,7 @@ def piecewise_grad(x):
     _mul_1 = y * y
     # Backward sweep: d_mul_1 is the cotangent of the result
     d_mul_1 = _sg.seed(_mul_1)
-    dy = _sg.unbroadcast(d_mul_1 * y, y)
-    dy = dy + _sg.unbroadcast(d_mul_1 * y, y)
+    dy = d_mul_1 * y + d_mul_1 * y
     if _cond:
         dx = -dy
     elif _cond_1:

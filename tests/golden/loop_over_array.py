@@ -34,8 +34,7 @@ def loop_over_array_grad(x):
         _mul_1 = stack.pop()
         dv = d_sin * np.cos(v)
         _sin = stack.pop()
-        dv += _sg.unbroadcast(d_mul * v, v)
-        dv += _sg.unbroadcast(d_mul * v, v)
+        dv += d_mul * v + d_mul * v
         _mul = stack.pop()
         _sg.add_at(dx, i, dv)
     return _sg.restructure(dx, x)

@@ -25,7 +25,6 @@ def reassigned_grad(x):
     dx = _sg.unbroadcast(d_add, x)
     d_mul = dy
     y = stack.pop()
-    dy = _sg.unbroadcast(d_mul * y, y)
-    dy = dy + _sg.unbroadcast(d_mul * y, y)
+    dy = d_mul * y + d_mul * y
     dx = dx + dy * 2.0
     return dx

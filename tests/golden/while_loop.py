@@ -1,8 +1,5 @@
 # sg.source(sg.grad(tests.corpus.control.while_halving, wrt=0))
 def while_halving_grad(x):
-    # Every argument a scalar: the specialized version (no broadcasting)
-    if _sg.all_scalars(x):
-        return while_halving_grad_scalars(x)
     # Forward sweep: the original computation
     steps = 0
     _cond = x > 1.0
@@ -19,8 +16,7 @@ def while_halving_grad(x):
     # Backward sweep: d_add_1 is the cotangent of the result
     d_add_1 = _sg.seed(_add_1)
     d_mul = d_add_1
-    dx = _sg.unbroadcast(d_mul * x, x)
-    dx = dx + _sg.unbroadcast(d_mul * x, x)
+    dx = d_mul * x + d_mul * x
     for _ in range(n_iterations):
         dx = dx * 0.5
     return dx

@@ -25,15 +25,31 @@ def test_target_never_appears_in_its_own_right_hand_side():
     """)
 
 
-def test_ternary_becomes_an_if():
+def test_ternary_becomes_an_if_assigning_the_target():
     assert run("y = np.tanh(h * w) if h > 0 else -h") == expect("""
         _cond = h > 0
         if _cond:
             _mul = h * w
-            _choice = np.tanh(_mul)
+            y = np.tanh(_mul)
         else:
-            _choice = -h
+            y = -h
+    """)
+
+
+def test_ternary_reading_its_target_uses_a_temporary():
+    assert run("y = y * 2 if c else y") == expect("""
+        if c:
+            _choice = y * 2
+        else:
+            _choice = y
         y = _choice
+    """)
+
+
+def test_negative_literals_are_operands():
+    assert run("y = x * -2.0 + c") == expect("""
+        _mul = x * -2.0
+        y = _mul + c
     """)
 
 
@@ -60,11 +76,10 @@ def test_chained_comparison_short_circuits():
 
 def test_or_keeps_short_circuit_semantics():
     assert run("t = p or q") == expect("""
-        _or = p
-        _not = not _or
+        t = p
+        _not = not t
         if _not:
-            _or = q
-        t = _or
+            t = q
     """)
 
 
