@@ -3,13 +3,15 @@ a directional finite-difference check of the generated gradient at random inputs
 
 Inputs: a parameter named in ``--shapes`` gets a random array of that shape (``NAME=``
 for a scalar); otherwise a parameter with a default keeps it (a float or array default
-is replaced by random values of its shape when the parameter is differentiated); any
-other parameter gets a random array of shape ``(3,)``. ``--wrt`` defaults to every
+is replaced by random values of its shape when the parameter is differentiated); ``--set
+NAME=VALUE`` fixes one (``n=5``); any other parameter gets a random array of shape
+``(3,)``. ``--wrt`` defaults to every
 parameter that received random values. Exits 1 when the check fails.
 """
 
 from __future__ import annotations
 
+import ast
 import inspect
 
 import numpy as np
@@ -28,6 +30,8 @@ def add_parser(subparsers):
                              "parameter given random values)")
     parser.add_argument("--shapes", nargs="+", default=[], metavar="NAME=DIMS",
                         help="input shapes, e.g. x=3,4 w=4 b= (empty: a scalar)")
+    parser.add_argument("--set", nargs="+", default=[], metavar="NAME=VALUE", dest="values",
+                        help="fixed arguments as Python literals, e.g. n=5 mode='fast'")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--positive", action="store_true",
                         help="draw inputs in [0.5, 1.5) (for log, sqrt...)")
@@ -50,8 +54,23 @@ def parse_shapes(items):
     return shapes
 
 
-def make_inputs(fn, shapes, wrt, rng, positive=False):
+def parse_values(items):
+    """``["n=5"]`` -> ``{"n": 5}`` (each value a Python literal)."""
+    values = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        try:
+            if not sep or not name.isidentifier():
+                raise ValueError(item)
+            values[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            raise SystemExit(f"srcgrad: --set expects NAME=LITERAL, got {item!r}") from None
+    return values
+
+
+def make_inputs(fn, shapes, wrt, rng, positive=False, values=None):
     """``(args, random_names)``: one argument per positional parameter of ``fn``."""
+    values = values or {}
 
     def draw(shape):
         values = rng.uniform(0.5, 1.5, shape) if positive else rng.standard_normal(shape)
@@ -62,6 +81,9 @@ def make_inputs(fn, shapes, wrt, rng, positive=False):
         if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
             continue
         default = param.default
+        if param.name in values:
+            args.append(values[param.name])
+            continue
         if param.name in shapes:
             shape = shapes[param.name]
         elif default is param.empty:
@@ -73,9 +95,9 @@ def make_inputs(fn, shapes, wrt, rng, positive=False):
             continue
         args.append(draw(shape))
         randomised.append(param.name)
-    unknown = set(shapes) - {p for p in inspect.signature(fn).parameters}
+    unknown = (set(shapes) | set(values)) - set(inspect.signature(fn).parameters)
     if unknown:
-        raise SystemExit(f"srcgrad: --shapes names no parameter: {', '.join(sorted(unknown))}")
+        raise SystemExit(f"srcgrad: no parameter named {', '.join(sorted(unknown))}")
     return args, randomised
 
 
@@ -91,7 +113,7 @@ def run(args):
     plain, bound = api._target(fn)
     rng = np.random.default_rng(args.seed)
     inputs, randomised = make_inputs(plain, parse_shapes(args.shapes), args.wrt, rng,
-                                     args.positive)
+                                     args.positive, parse_values(args.values))
     wrt = tuple(args.wrt) if args.wrt else tuple(randomised)
     if not wrt:
         raise SystemExit("srcgrad: nothing to differentiate: name parameters with --wrt")

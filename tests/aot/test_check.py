@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from srcgrad.cli.check import make_inputs, parse_shapes
+from srcgrad.cli.check import make_inputs, parse_shapes, parse_values
 from srcgrad.testing import check_grads, directional_check
 from tests.aot.helpers import last_json, run_cli, run_python, write_files
 
@@ -97,5 +97,10 @@ def test_shapes_and_signature_defaults_make_the_inputs():
     assert args[0].shape == (3, 4) and isinstance(args[1], float)
     assert args[2].shape == (2,) and not np.all(args[2] == 1.0)
     assert args[3:] == [3, None] and randomised == ["x", "b", "w"]
-    with pytest.raises(SystemExit):
-        parse_shapes(["x:3"])
+    args, randomised = make_inputs(f, {}, None, np.random.default_rng(0), values={"n": 5})
+    assert args[3] == 5 and randomised == ["x", "b"]
+    assert parse_values(["n=5", "mode='fast'"]) == {"n": 5, "mode": "fast"}
+    for bad in (lambda: parse_shapes(["x:3"]), lambda: parse_values(["n=open()"]),
+                lambda: make_inputs(f, {"z": ()}, None, np.random.default_rng(0))):
+        with pytest.raises(SystemExit):
+            bad()
