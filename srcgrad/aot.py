@@ -206,6 +206,10 @@ def _find_globals(entry, imports):
     free = _free_names(unit.module.source)
     imports.provided |= free & _PROVIDED
     for name in sorted(free - defined):
+        if dict.__contains__(unit.namespace, name):   # bound at link time, not generated
+            raise EmitError(f"{fn.__qualname__} calls a function with its own derivative rule "
+                            f"({name}: custom_vjp or checkpoint), which emit cannot write "
+                            "into a standalone module")
         if name in closure:
             raise EmitError(f"{fn.__qualname__} reads {name!r} from an enclosing function; "
                             "a standalone module can only import module-level names")

@@ -168,3 +168,25 @@ def test_emit_prints_to_standard_output_without_o(project):
     result = run_cli(["emit", "model.py"], project)
     assert result.returncode == 0 and result.stdout.startswith('"""Derivatives of model.py')
     assert json.dumps(result.stdout)   # text, not bytes
+
+
+def test_emit_refuses_custom_rules_with_a_clear_message(tmp_path):
+    write_files(tmp_path, {"custom.py": """
+        import numpy as np
+        import srcgrad as sg
+
+
+        @sg.custom_vjp
+        def clip(x):
+            return np.clip(x, -1.0, 1.0)
+
+
+        clip.defvjp(lambda x: (clip(x), x), lambda x, g: (g,))
+
+
+        @sg.differentiable
+        def loss(x):
+            return np.sum(clip(x) ** 2)
+    """})
+    result = run_cli(["emit", "custom.py"], tmp_path)
+    assert result.returncode == 1 and "custom_vjp" in result.stderr
