@@ -13,6 +13,8 @@ def load_module(path):
         raise SystemExit(f"srcgrad: no such file: {path}")
     name = f"_srcgrad_user_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None:
+        raise SystemExit(f"srcgrad: not a Python module: {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     sys.path.insert(0, str(path.parent))
