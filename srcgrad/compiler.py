@@ -235,6 +235,8 @@ def _assemble(parsed, result, fn_names, namer, single):
     saved_name = namer.fresh("saved")
     unpack = [syntax.assign(syntax.tuple_of([syntax.name(r, True) for r in residuals], True),
                             syntax.name(saved_name))] if residuals else []
+    if result.stack in residuals:   # the backward may run more than once (sg.vjp)
+        unpack += syntax.quote("stack = list(stack)", stack=result.stack)
 
     fwd_comment = syntax.comment("Forward sweep: the original computation")
     bwd_comment = syntax.comment(f"Backward sweep: {seed} is the cotangent of the result")

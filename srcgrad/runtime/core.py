@@ -34,16 +34,19 @@ def stop_gradient(x):
 
 # -- shapes and zeros ------------------------------------------------------------------
 def unbroadcast(g, x):
-    """Sum ``g`` over the axes that broadcasting added to or stretched in ``x``."""
+    """Sum ``g`` over the axes that broadcasting added to or stretched in ``x`` (and keep
+    the real part of a complex ``g`` for a real ``x``)."""
     if type(x) is _NDARRAY:
-        if type(g) is _NDARRAY and g.shape == x.shape:
+        if type(g) is _NDARRAY and g.shape == x.shape and g.dtype is x.dtype:
             return g
         shape = x.shape
     elif type(g) is not _NDARRAY:
-        return g
+        return g.real if type(g) is complex and type(x) is not complex else g
     else:
         shape = np.shape(x)
     g = np.asarray(g)
+    if g.dtype.kind == "c" and np.asarray(x).dtype.kind != "c":
+        g = g.real
     while g.ndim > len(shape):
         g = g.sum(axis=0)
     for axis, size in enumerate(shape):
