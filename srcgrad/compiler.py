@@ -9,6 +9,8 @@ that share one source module:
   sweeps fused in one function (nothing packed or unpacked in between).
 
 Units are cached per (function, wrt); a failed compile leaves the cache as it was.
+Under that cache, ``srcgrad.cache`` keeps generated modules on disk: a miss there
+generates, a hit only execs the stored source (``_load`` serves both).
 An *eager* unit (``reverse_unit(fn, wrt, eager=True)``, cached apart) serves the
 TF-eager APIs: Variable reads are differentiable sources whose cotangents go back to
 the Variables (``normalize.variables``), and the seed is ones for any float output.
