@@ -1,72 +1,168 @@
 """What the TF-eager APIs cost over ``sg.value_and_grad`` on the same function.
 
-The model's parameters are Variables read as globals; each API runs the generated code:
+Each model's parameters are Variables read as globals by a ``@sg.differentiable`` loss.
+Three ways to get the loss and the parameters' gradients, all running generated code:
 
-- ``value_and_grad``: ``sg.value_and_grad(loss)(x, y)`` (the Variables are constants);
-- ``implicit``:       ``sg.implicit_value_and_gradients(loss)(x, y)``;
-- ``tape``:           ``with sg.GradientTape() as t: l = loss(x, y)`` then
-                      ``t.gradient(l, [W, b])`` (``loss`` is ``@sg.differentiable``).
+- ``value_and_grad`` (the baseline): ``sg.value_and_grad(loss_explicit, wrt=params)``,
+  the same body with the parameters passed explicitly as arrays, so the same
+  derivative work is done;
+- ``implicit``: ``sg.implicit_value_and_gradients(loss)(x, y)``;
+- ``tape``:     ``with sg.GradientTape() as t: l = loss(x, y)``, then
+  ``t.gradient(l, [params])``.
 
-Each figure is the best of several repeats (microseconds per call); the overhead is
-relative to ``value_and_grad``. Run: ``python benchmarks/eager_overhead.py [--quick]``.
+Timing: CPU time of this process (``time.process_time``, so other work on a shared
+machine counts less), one BLAS thread, the three candidates interleaved round-robin,
+each measurement a loop of at least ``--min-time`` seconds with the garbage collector
+paused; the figure is the median over ``--repeats`` rounds. Overhead is per call, in
+microseconds and relative to the baseline. Run: ``python -m benchmarks.eager_overhead``.
 """
 
 from __future__ import annotations
 
 import argparse
-import timeit
+import gc
+import math
+import statistics
+import time
 
 import numpy as np
 
 import srcgrad as sg
+from benchmarks import threads
 
 rng = np.random.default_rng(0)
-W = sg.Variable(rng.standard_normal((20, 10)) * 0.3)
-b = sg.Variable(np.zeros(10))
+N_IN, N_HIDDEN = 20, 32
+
+# -- logistic regression ------------------------------------------------------------
+w = sg.Variable(rng.standard_normal(N_IN) * 0.1)
+c = sg.Variable(0.0)
 
 
 @sg.differentiable
-def loss(x, y):
-    h = np.tanh(x @ W + b)
-    return np.mean((h - y) ** 2)
+def logreg(x, y):
+    z = x @ w + c
+    return np.mean(np.log1p(np.exp(-y * z)))
 
 
-def tape_step(x, y):
-    with sg.GradientTape() as tape:
-        value = loss(x, y)
-    return value, tape.gradient(value, [W, b])
+def logreg_explicit(w, c, x, y):
+    z = x @ w + c
+    return np.mean(np.log1p(np.exp(-y * z)))
 
 
-def measure(batch, repeat, number):
-    x = rng.standard_normal((batch, 20))
-    y = rng.standard_normal((batch, 10))
-    candidates = {
-        "value_and_grad": sg.value_and_grad(loss),
-        "implicit": sg.implicit_value_and_gradients(loss),
+# -- a small MLP: 20 -> 32 tanh -> 1, squared error ----------------------------------
+W1 = sg.Variable(rng.standard_normal((N_IN, N_HIDDEN)) * 0.3)
+b1 = sg.Variable(np.zeros(N_HIDDEN))
+W2 = sg.Variable(rng.standard_normal((N_HIDDEN, 1)) * 0.3)
+b2 = sg.Variable(np.zeros(1))
+
+
+@sg.differentiable
+def mlp(x, y):
+    h = np.tanh(x @ W1 + b1)
+    out = h @ W2 + b2
+    return np.mean((out[:, 0] - y) ** 2)
+
+
+def mlp_explicit(W1, b1, W2, b2, x, y):
+    h = np.tanh(x @ W1 + b1)
+    out = h @ W2 + b2
+    return np.mean((out[:, 0] - y) ** 2)
+
+
+MODELS = {
+    "logreg": (logreg, logreg_explicit, [w, c]),
+    "mlp": (mlp, mlp_explicit, [W1, b1, W2, b2]),
+}
+
+
+def candidates(model, batch):
+    """{name: zero-argument call} for one model and batch size, checked to agree."""
+    loss, explicit, params = MODELS[model]
+    x = rng.standard_normal((batch, N_IN))
+    y = np.sign(rng.standard_normal(batch))
+    values = [p.numpy() for p in params]
+    baseline = sg.value_and_grad(explicit, wrt=tuple(range(len(params))))
+    implicit = sg.implicit_value_and_gradients(loss)
+
+    def tape_step():
+        with sg.GradientTape() as tape:
+            value = loss(x, y)
+        return value, tape.gradient(value, params)
+
+    calls = {
+        "value_and_grad": lambda: baseline(*values, x, y),
+        "implicit": lambda: implicit(x, y),
         "tape": tape_step,
     }
-    for fn in candidates.values():
-        fn(x, y)   # compile once, outside the timing
-    best = dict.fromkeys(candidates, float("inf"))
-    for _ in range(repeat):   # interleaved, so a busy moment hurts every candidate
-        for name, fn in candidates.items():
-            run = timeit.timeit(lambda fn=fn: fn(x, y), number=number)
-            best[name] = min(best[name], run / number * 1e6)
-    return best
+    _check(calls)
+    return calls
+
+
+def _check(calls):
+    value, grads = calls["value_and_grad"]()
+    implicit_value, pairs = calls["implicit"]()
+    tape_value, tape_grads = calls["tape"]()
+    for other, others in ((implicit_value, [g for g, _ in pairs]), (tape_value, tape_grads)):
+        assert np.allclose(np.asarray(other), value)
+        assert all(np.allclose(a, b) for a, b in zip(grads, others, strict=True))
+
+
+def measure(call, number):
+    """CPU seconds per call over ``number`` back-to-back calls, collector paused."""
+    gc.disable()
+    try:
+        start = time.process_time()
+        for _ in range(number):
+            call()
+        return (time.process_time() - start) / number
+    finally:
+        gc.enable()
+
+
+def round_robin(calls, repeats, min_time):
+    """{name: median seconds per call}, the calls interleaved in every round."""
+    once = {name: measure(call, 20) for name, call in calls.items()}
+    numbers = {name: max(1, math.ceil(min_time / max(t, 1e-7))) for name, t in once.items()}
+    samples = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, call in calls.items():
+            samples[name].append(measure(call, numbers[name]))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def row(model, batch, times):
+    base = times["value_and_grad"] * 1e6
+    cells = [f"{model:<7} {batch:>5} {base:>9.1f}"]
+    for name in ("implicit", "tape"):
+        t = times[name] * 1e6
+        cells.append(f"{t:>9.1f} {t - base:>+7.1f} {100 * (t / base - 1):>+5.0f}%")
+    return "  ".join(cells)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--repeats", type=int, default=21, help="rounds (median)")
+    parser.add_argument("--min-time", type=float, default=0.02,
+                        help="CPU seconds one measurement lasts at least")
+    parser.add_argument("--quick", action="store_true", help="5 rounds of 0.01 s")
     options = parser.parse_args()
-    repeat, number = (3, 200) if options.quick else (7, 1000)
-    print(f"{'batch':>6} {'value_and_grad':>15} {'implicit':>10} {'tape':>10}   overhead")
-    for batch in (1, 32, 256):
-        t = measure(batch, repeat, number)
-        base = t["value_and_grad"]
-        print(f"{batch:>6} {base:>13.1f}us {t['implicit']:>8.1f}us {t['tape']:>8.1f}us   "
-              f"implicit {100 * (t['implicit'] / base - 1):+.0f}%, "
-              f"tape {100 * (t['tape'] / base - 1):+.0f}%")
+    repeats, min_time = (5, 0.01) if options.quick else (options.repeats, options.min_time)
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        threadpool_limits = None
+    limits = threadpool_limits(limits=1) if threadpool_limits else None
+    print("BLAS:", "; ".join(threads.describe_blas()))
+    print(f"medians of {repeats} rounds; times are CPU microseconds per call; "
+          "overhead = candidate - value_and_grad")
+    print(f"{'model':<7} {'batch':>5} {'v_and_g':>9}  {'implicit':>9} {'us':>7} {'%':>6}"
+          f"  {'tape':>9} {'us':>7} {'%':>6}")
+    for model in MODELS:
+        for batch in (1, 32, 256):
+            times = round_robin(candidates(model, batch), repeats, min_time)
+            print(row(model, batch, times), flush=True)
+    if limits is not None:
+        limits.restore_original_limits()
 
 
 if __name__ == "__main__":
