@@ -48,17 +48,17 @@ def differentiable_functions(module):
 
 
 def _marked_function(value):
-    """The innermost marked function behind ``value`` (``functools.wraps`` copies the
-    mark onto wrappers, so the outermost marked one may be a wrapper)."""
-    found, seen = None, set()
+    """The innermost function behind ``value`` if any layer of it (the function, or a
+    wrapper around it) carries the ``@sg.differentiable`` mark; else None."""
+    marked, innermost, seen = False, None, set()
     while value is not None and id(value) not in seen:
         seen.add(id(value))
-        if isinstance(value, types.FunctionType) and \
-                getattr(value, "__srcgrad_differentiable__", False):
-            found = value
+        marked = marked or getattr(value, "__srcgrad_differentiable__", False) is True
+        if isinstance(value, types.FunctionType):
+            innermost = value
         value = getattr(value, "__srcgrad_function__", None) or \
             getattr(value, "__wrapped__", None) or getattr(value, "__func__", None)
-    return found
+    return innermost if marked else None
 
 
 @dataclasses.dataclass

@@ -190,3 +190,22 @@ def test_emit_refuses_custom_rules_with_a_clear_message(tmp_path):
     """})
     result = run_cli(["emit", "custom.py"], tmp_path)
     assert result.returncode == 1 and "custom_vjp" in result.stderr
+
+
+def test_marked_functions_are_found_behind_any_wrapper():
+    import types
+
+    from srcgrad.aot import _marked_function
+
+    def plain(x):
+        return x
+
+    class Wrapper:
+        __srcgrad_differentiable__ = True
+
+        def __init__(self, fn):
+            self.__srcgrad_function__ = fn
+
+    assert _marked_function(Wrapper(plain)) is plain
+    assert _marked_function(plain) is None
+    assert _marked_function(types.SimpleNamespace(__wrapped__=plain)) is None
