@@ -23,7 +23,7 @@ _TRACKED = (Tensor, VariableBase)
 
 def tape_aware(fn):
     """``fn``, recorded as one node (running its generated code) inside a GradientTape."""
-    units = {}   # wrt -> eager unit, for this function
+    units = {}   # positions of the tracked arguments -> eager unit, for this function
 
     @functools.wraps(fn)
     def differentiable_function(*args, **kwargs):
@@ -40,27 +40,23 @@ def record_call(fn, units, args, kwargs, tape):
     if kwargs:
         bound = inspect.signature(fn).bind(*args, **kwargs)
         args, kwargs = bound.args, bound.kwargs
-    values, wrt, inputs = list(args), [], []
-    for i, arg in enumerate(args):
+    values, wrt, inputs = args, (), ()
+    for arg in args:
         if isinstance(arg, _TRACKED):
-            values[i] = arg._read() if isinstance(arg, VariableBase) else arg._value
-            if tape.tracks(arg):
-                wrt.append(i)
-                inputs.append(arg)
-    unit = units.get(tuple(wrt))
+            values, wrt, inputs = _tracked_arguments(args, tape)
+            break
+    unit = units.get(wrt)
     if unit is None:
         names = list(inspect.signature(fn).parameters)
-        unit = units[tuple(wrt)] = compiler.reverse_unit(
-            fn, tuple(names[i] for i in wrt), eager=True)
+        unit = units[wrt] = compiler.reverse_unit(fn, tuple(names[i] for i in wrt),
+                                                  eager=True)
     reads = {}
     saved_reads, COLLECT.reads = COLLECT.reads, reads
     try:
         value, saved = unit.forward(*values, **kwargs)
     finally:
         COLLECT.reads = saved_reads
-    for variable in reads:
-        tapes.variable_accessed(variable)
-    variables = [v for v in reads if tape.tracks(v)]
+    variables = tape._accessed(reads) if reads else ()
     if not inputs and not variables:
         return value
     node = CallNode(unit, saved, inputs, variables, value, tape)
@@ -68,16 +64,35 @@ def record_call(fn, units, args, kwargs, tape):
     return node.result
 
 
+def _tracked_arguments(args, tape):
+    """(plain values, positions of the arguments ``tape`` tracks, those arguments)."""
+    values, wrt, inputs = list(args), [], []
+    for i, arg in enumerate(args):
+        if isinstance(arg, _TRACKED):
+            values[i] = arg._read() if isinstance(arg, VariableBase) else arg._value
+            if tape.tracks(arg):
+                wrt.append(i)
+                inputs.append(arg)
+    return values, tuple(wrt), inputs
+
+
 class CallNode:
     """One call of a compiled function: its backward is the generated backward."""
 
+    __slots__ = ("unit", "saved", "tape", "inputs", "n_arguments", "several", "outputs",
+                 "result")
+
     def __init__(self, unit, saved, arguments, variables, value, tape):
         self.unit, self.saved, self.tape = unit, saved, tape
-        self.inputs = tuple(arguments) + tuple(variables)
+        self.inputs = (*arguments, *variables)
         self.n_arguments = len(arguments)
         self.several = isinstance(value, (tuple, list))
-        self.outputs = tuple(Tensor(v) for v in value) if self.several else (Tensor(value),)
-        self.result = type(value)(self.outputs) if self.several else self.outputs[0]
+        if self.several:
+            self.outputs = tuple(Tensor(v) for v in value)
+            self.result = type(value)(self.outputs)
+        else:
+            self.result = Tensor(value)
+            self.outputs = (self.result,)
 
     def backward(self, gs, on_tensors):
         g = tuple(_plain(x) for x in gs) if self.several else _plain(gs[0])
@@ -90,7 +105,8 @@ class CallNode:
             COLLECT.cotangents = saved_cotangents
         zero = self.unit.zero_wrt
         out = [None if name in zero else grad for name, grad in zip(self.unit.wrt, grads)]
-        return out + [cotangents.get(v) for v in self.inputs[self.n_arguments:]]
+        out += [cotangents.get(v) for v in self.inputs[self.n_arguments:]]
+        return out
 
 
 def _plain(value):

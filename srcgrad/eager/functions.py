@@ -19,6 +19,8 @@ from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
 
+_TRACKED = (VariableBase, Tensor)
+
 _KEYWORDS_MESSAGE = "Functions to be differentiated cannot receive keyword arguments."
 
 
@@ -130,30 +132,49 @@ def implicit_value_and_gradients(f):
     Variables ``f`` reads, in creation order. After its first call, its ``source`` is
     the generated code it runs."""
     fn, bound = api._target(f)
-    units = {}
+    plan = _ImplicitPlan()
 
     @functools.wraps(f)
     def grad_fn(*args, **kwds):
-        arg_variables = [i for i, a in enumerate(args) if isinstance(a, (VariableBase, Tensor))]
-        if arg_variables:
-            return _implicit_with_variable_args(f, fn, bound, args, kwds, arg_variables)
-        unit = units.get(())
-        if unit is None:
-            unit = units[()] = compiler.reverse_unit(fn, (), eager=True)
+        for arg in args:
+            if isinstance(arg, _TRACKED):
+                return _implicit_with_variable_args(f, fn, bound, args, kwds)
+        run = plan.run
+        if run is None:
+            unit = compiler.reverse_unit(fn, (), eager=True)
             grad_fn.source = unit.function_source("value_and_grad")
+            run = plan.run = api._bind(unit.value_and_grad, bound)
         reads, cotangents = {}, {}
         saved = COLLECT.reads, COLLECT.cotangents
         COLLECT.reads, COLLECT.cotangents = reads, cotangents
         try:
-            value, _ = unit.value_and_grad(*args, **kwds) if bound is None else \
-                unit.value_and_grad(bound, *args, **kwds)
+            value = run(*args, **kwds)[0]
         except NoneResultError:
             raise _none_result(f) from None
         finally:
             COLLECT.reads, COLLECT.cotangents = saved
-        return value, _pairs(reads, cotangents)
+        return value, _pairs(plan.creation_order(reads), cotangents)
 
     return grad_fn
+
+
+class _ImplicitPlan:
+    """What an implicit gradient function keeps between calls: the generated function it
+    runs, and the creation order of the Variables the last call read (reused while the
+    same Variables are read, which is the usual case)."""
+
+    __slots__ = ("run", "_last")
+
+    def __init__(self):
+        self.run = None
+        self._last = ({}, ())   # (reads, those Variables in creation order)
+
+    def creation_order(self, reads):
+        last_reads, order = self._last
+        if reads.keys() != last_reads.keys():
+            order = sorted(reads, key=_creation_order)
+            self._last = (reads, order)
+        return order
 
 
 def implicit_gradients(f):
@@ -168,9 +189,10 @@ def implicit_gradients(f):
     return grad_fn
 
 
-def _implicit_with_variable_args(f, fn, bound, args, kwds, positions):
+def _implicit_with_variable_args(f, fn, bound, args, kwds):
     """Variables (or Tensors) passed as arguments: read as values, differentiated as
     parameters, their gradients reported like the Variables read inside."""
+    positions = [i for i, a in enumerate(args) if isinstance(a, _TRACKED)]
     names = api.parameter_names(fn, bound)
     values = [_value_of(a) for a in args]
     variables = [i for i in positions if isinstance(args[i], VariableBase)]
@@ -189,20 +211,21 @@ def _implicit_with_variable_args(f, fn, bound, args, kwds, positions):
         if names[i] not in unit.zero_wrt:
             previous = cotangents.get(args[i])
             cotangents[args[i]] = grad if previous is None else previous + grad
-    return value, _pairs(reads, cotangents)
+    return value, _pairs(sorted(reads, key=_creation_order), cotangents)
 
 
-def _pairs(reads, cotangents):
-    variables = sorted((v for v in reads if v.trainable), key=_creation_order)
-    if not variables:
+def _pairs(variables, cotangents):
+    """``(gradient, variable)`` for the trainable ones of ``variables``."""
+    pairs = []
+    for variable in variables:
+        if variable.trainable:
+            grad = cotangents.get(variable)
+            pairs.append((None if grad is None else finish(grad, variable._value), variable))
+    if not pairs:
         raise ValueError("No trainable variables were accessed while the function was "
                          "being computed.")
-    return [(_finished(cotangents.get(v), v), v) for v in variables]
+    return pairs
 
 
 def _creation_order(variable):
     return variable._uid
-
-
-def _finished(grad, variable):
-    return None if grad is None else finish(grad, variable._value)

@@ -81,7 +81,9 @@ class GradientTape:
     def _pop(self):
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        _RECORDING.tapes = tuple(t for t in _RECORDING.tapes if t is not self)
+        recording = _RECORDING.tapes
+        _RECORDING.tapes = recording[:-1] if recording and recording[-1] is self else \
+            tuple(t for t in recording if t is not self)
         self._recording = False
 
     @contextlib.contextmanager
@@ -121,6 +123,19 @@ class GradientTape:
 
     def tracks(self, obj):
         return id(obj) in self._tracked
+
+    def _accessed(self, reads):
+        """Watch the Variables of ``reads`` (read by a recorded call) as ``variable_accessed``
+        does; the ones this tape now tracks."""
+        tracked, watch = self._tracked, self._watch_accessed
+        variables = []
+        for variable in reads:
+            if id(variable) not in tracked:
+                if not (watch and variable.trainable):
+                    continue
+                self._watch_one(variable)
+            variables.append(variable)
+        return variables
 
     def watched_variables(self):
         """The watched Variables, in creation order."""
@@ -199,6 +214,8 @@ class GradientTape:
 
 
 def _unconnected_mode(value):
+    if value is UnconnectedGradients.NONE:
+        return False
     text = value.value if isinstance(value, UnconnectedGradients) else value
     if text not in ("none", "zero"):
         raise ValueError(f"Unknown value for unconnected_gradients: {value!r}")
@@ -237,7 +254,10 @@ def _final(grad, source, zero, on_tensors):
         return zeros_like(_as_value(source)) if zero else None
     if isinstance(grad, Tensor):
         return grad if on_tensors else grad._value
-    shape = np.shape(_as_value(source))
+    value = _as_value(source)
+    if type(grad) is np.ndarray and type(value) is np.ndarray and grad.shape == value.shape:
+        return grad
+    shape = np.shape(value)
     if getattr(grad, "shape", ()) != shape:
         grad = np.broadcast_to(grad, shape).copy()
     return grad

@@ -23,6 +23,8 @@ _COUNTER_LOCK = threading.Lock()
 
 def _as_value(value):
     """The plain NumPy value behind ``value`` (a Tensor, Variable, number or array)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value
     if isinstance(value, (Tensor, VariableBase)):
         return value._value
     if isinstance(value, (bool, int, float, complex)):

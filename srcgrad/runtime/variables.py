@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 
-from srcgrad.runtime.core import _NDARRAY, snapshot
+from srcgrad.runtime.core import _NDARRAY
 
 __all__ = ["COLLECT", "NoneResultError", "VariableBase", "collecting", "ones_seed",
            "read_variable", "variable_cotangent"]
@@ -51,12 +51,16 @@ def read_variable(obj):
 
 
 def variable_cotangent(obj, g):
-    """Add ``g`` to the cotangent collected for ``obj`` when it is a Variable."""
+    """Add ``g`` to the cotangent collected for ``obj`` when it is a Variable.
+
+    ``g`` is kept as it is, not copied: generated code never writes in place into an
+    adjoint once it has handed it over (the adjoint of a read is dead after the read),
+    and contributions are added into a new array."""
     if isinstance(obj, VariableBase):
         cotangents = COLLECT.cotangents
         if cotangents is not None:
             previous = cotangents.get(obj)
-            cotangents[obj] = snapshot(g) if previous is None else previous + g
+            cotangents[obj] = g if previous is None else previous + g
 
 
 def ones_seed(ans):
