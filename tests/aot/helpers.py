@@ -2,6 +2,8 @@
 
 import json
 import os
+import pathlib
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -22,6 +24,17 @@ BLOCKER = textwrap.dedent("""
 
     sys.meta_path.insert(0, _Blocker())
 """)
+
+
+def freeze_srcgrad(directory):
+    """Copy the srcgrad package into ``directory``, where a process started there imports
+    it from: later edits to the checkout cannot change what that process runs (nor the
+    disk cache's keys, which cover srcgrad's own files)."""
+    import srcgrad
+
+    source = pathlib.Path(srcgrad.__file__).parent
+    shutil.copytree(source, directory / "srcgrad",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
 def write_files(directory, files):

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from tests.aot.helpers import env_with, last_json, run_python, write_files
+from tests.aot.helpers import env_with, freeze_srcgrad, last_json, run_python, write_files
 
 MODULE = {"model.py": """
     import numpy as np
@@ -35,12 +35,13 @@ RUN = """
 
     dx, dw = sg.grad(model.loss, (0, 1))(np.array([0.3, -0.2, 0.9]), 0.7)
     print(json.dumps({"generated": compiler.COMPILE_COUNT["reverse"], **cache.STATS,
-                      "grad": dx.tolist() + [float(dw)]}))
+                      "grad": dx.tolist() + [float(dw)], "package": sg.__file__}))
 """
 
 
 @pytest.fixture
 def project(tmp_path):
+    freeze_srcgrad(tmp_path)
     write_files(tmp_path, MODULE)
     return tmp_path
 
@@ -59,6 +60,7 @@ def test_second_start_loads_instead_of_generating(project, cache_dir):
     assert second["generated"] == 0 and second["hits"] == 2 and second["writes"] == 0
     assert second["grad"] == first["grad"]
     assert len(entries(cache_dir)) == 2
+    assert second["package"].startswith(str(project))     # the frozen copy
 
 
 def test_changing_a_callee_regenerates_its_callers(project, cache_dir):
@@ -112,3 +114,35 @@ def test_cache_is_off_under_pytest_unless_asked_for(monkeypatch):
     assert cache.directory() is None
     monkeypatch.setenv("SRCGRAD_CACHE", "1")
     assert cache.directory() is not None
+
+
+def test_registering_a_rule_for_a_called_function_changes_the_key(tmp_path):
+    freeze_srcgrad(tmp_path)
+    write_files(tmp_path, {"ruled.py": """
+        import numpy as np
+
+
+        def wiggle(x):
+            return np.sin(x)
+
+
+        def loss(x):
+            return np.sum(wiggle(x) * 2.0)
+    """})
+    script = """
+        import json, os
+        import numpy as np
+        import srcgrad as sg
+        from srcgrad import cache, compiler
+        import ruled
+
+        if os.environ.get("WITH_RULE"):
+            sg.defelementwise(ruled.wiggle, "np.cos(x)")
+        sg.grad(ruled.loss)(np.array([0.5]))
+        print(json.dumps({"generated": compiler.COMPILE_COUNT["reverse"], **cache.STATS}))
+    """
+    plain = last_json(run_python(script, tmp_path))
+    ruled = last_json(run_python(script, tmp_path, env=env_with(WITH_RULE="1")))
+    again = last_json(run_python(script, tmp_path, env=env_with(WITH_RULE="1")))
+    assert plain["generated"] == 2 and ruled["hits"] == 0 and ruled["generated"] == 1
+    assert again["hits"] == 1 and again["generated"] == 0

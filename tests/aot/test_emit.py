@@ -7,7 +7,15 @@ import pathlib
 import numpy as np
 import pytest
 
-from tests.aot.helpers import BLOCKER, env_with, last_json, run_cli, run_python, write_files
+from tests.aot.helpers import (
+    BLOCKER,
+    env_with,
+    freeze_srcgrad,
+    last_json,
+    run_cli,
+    run_python,
+    write_files,
+)
 
 PROJECT = {
     "consts.py": """
@@ -97,6 +105,7 @@ print(json.dumps({"loss": [dx.tolist(), float(dw)], "fused": [vdx.tolist(), floa
 
 @pytest.fixture
 def project(tmp_path):
+    freeze_srcgrad(tmp_path)
     write_files(tmp_path, PROJECT)
     return tmp_path
 
