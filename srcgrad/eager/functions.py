@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 
 import numpy as np
 
 from srcgrad import api, compiler
+from srcgrad.eager import static
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
@@ -130,51 +132,98 @@ def _none_result(f):
 def implicit_value_and_gradients(f):
     """A function returning ``(f(*args), [(gradient, variable), ...])`` for the trainable
     Variables ``f`` reads, in creation order. After its first call, its ``source`` is
-    the generated code it runs."""
+    the generated code behind it (run as is, or, when the Variables it reads are plain
+    names, as the variant of ``eager.static`` that returns their cotangents)."""
     fn, bound = api._target(f)
-    plan = _ImplicitPlan()
+    plan = _ImplicitPlan(fn, bound)
 
     @functools.wraps(f)
     def grad_fn(*args, **kwds):
         for arg in args:
             if isinstance(arg, _TRACKED):
                 return _implicit_with_variable_args(f, fn, bound, args, kwds)
-        run = plan.run
-        if run is None:
-            unit = compiler.reverse_unit(fn, (), eager=True)
-            grad_fn.source = unit.function_source("value_and_grad")
-            run = plan.run = api._bind(unit.value_and_grad, bound)
-        reads, cotangents = {}, {}
-        saved = COLLECT.reads, COLLECT.cotangents
-        COLLECT.reads, COLLECT.cotangents = reads, cotangents
+        if plan.run is None:
+            grad_fn.source = plan.compile()
         try:
-            value = run(*args, **kwds)[0]
+            if plan.static is not None:
+                result = plan.run_static(args, kwds)
+                if result is not None:
+                    return result
+            return plan.run_collecting(args, kwds)
         except NoneResultError:
             raise _none_result(f) from None
-        finally:
-            COLLECT.reads, COLLECT.cotangents = saved
-        return value, _pairs(plan.creation_order(reads), cotangents)
 
     return grad_fn
 
 
 class _ImplicitPlan:
-    """What an implicit gradient function keeps between calls: the generated function it
-    runs, and the creation order of the Variables the last call read (reused while the
-    same Variables are read, which is the usual case)."""
+    """What an implicit gradient function keeps between calls: the generated functions
+    it runs, and the creation order of the Variables the last call read (reused while
+    the same Variables are read, which is the usual case)."""
 
-    __slots__ = ("run", "_last")
+    __slots__ = ("fn", "bound", "run", "static", "_last", "_last_static")
 
-    def __init__(self):
-        self.run = None
-        self._last = ({}, ())   # (reads, those Variables in creation order)
+    def __init__(self, fn, bound):
+        self.fn, self.bound = fn, bound
+        self.run = self.static = None
+        self._last = ({}, ())             # (reads, those Variables in creation order)
+        self._last_static = ((), ())      # (variables, their indices in creation order)
 
-    def creation_order(self, reads):
+    def compile(self):
+        unit = compiler.reverse_unit(self.fn, (), eager=True)
+        self.static = static.static_variant(unit)
+        self.run = api._bind(unit.value_and_grad, self.bound)
+        return unit.function_source("value_and_grad")
+
+    def run_collecting(self, args, kwds):
+        """Run the eager unit with the per-thread collectors."""
+        reads, cotangents = {}, {}
+        saved = COLLECT.reads, COLLECT.cotangents
+        COLLECT.reads, COLLECT.cotangents = reads, cotangents
+        try:
+            value = self.run(*args, **kwds)[0]
+        finally:
+            COLLECT.reads, COLLECT.cotangents = saved
         last_reads, order = self._last
         if reads.keys() != last_reads.keys():
             order = sorted(reads, key=_creation_order)
             self._last = (reads, order)
-        return order
+        return value, _pairs(order, [cotangents.get(v) for v in order], range(len(order)))
+
+    def run_static(self, args, kwds):
+        """Run the variant returning the Variables' cotangents; None when a name it reads
+        holds no Variable any more (the caller runs the general code)."""
+        function = self.static.function
+        try:
+            value, variables, grads = function(*args, **kwds) if self.bound is None else \
+                function(self.bound, *args, **kwds)
+        except AttributeError:
+            if all(isinstance(function.__globals__[n], VariableBase) for n in self.static.names):
+                raise
+            self.static = None
+            return None
+        last, order = self._last_static
+        if len(variables) == len(last) and all(map(operator.is_, variables, last)):
+            return value, _pairs(variables, grads, order)
+        if not all(isinstance(v, VariableBase) for v in variables):
+            self.static = None   # e.g. a Tensor with a ``_value``: the general code decides
+            return None
+        if len(set(map(id, variables))) < len(variables):
+            return value, _pairs(*_merged(variables, grads))   # one Variable, two names
+        order = sorted(range(len(variables)), key=lambda i: variables[i]._uid)
+        self._last_static = (variables, order)
+        return value, _pairs(variables, grads, order)
+
+
+def _merged(variables, grads):
+    """(Variables in creation order, their summed cotangents, indices) for ``_pairs``."""
+    cotangents = {}
+    for variable, grad in zip(variables, grads):
+        if grad is not None:
+            previous = cotangents.get(variable)
+            cotangents[variable] = grad if previous is None else previous + grad
+    order = sorted(dict.fromkeys(variables), key=_creation_order)
+    return order, [cotangents.get(v) for v in order], range(len(order))
 
 
 def implicit_gradients(f):
@@ -211,15 +260,18 @@ def _implicit_with_variable_args(f, fn, bound, args, kwds):
         if names[i] not in unit.zero_wrt:
             previous = cotangents.get(args[i])
             cotangents[args[i]] = grad if previous is None else previous + grad
-    return value, _pairs(sorted(reads, key=_creation_order), cotangents)
+    order = sorted(reads, key=_creation_order)
+    return value, _pairs(order, [cotangents.get(v) for v in order], range(len(order)))
 
 
-def _pairs(variables, cotangents):
-    """``(gradient, variable)`` for the trainable ones of ``variables``."""
+def _pairs(variables, grads, order):
+    """``(gradient, variable)`` for the trainable ones of ``variables``, taken in
+    ``order`` (indices)."""
     pairs = []
-    for variable in variables:
+    for i in order:
+        variable = variables[i]
         if variable.trainable:
-            grad = cotangents.get(variable)
+            grad = grads[i]
             pairs.append((None if grad is None else finish(grad, variable._value), variable))
     if not pairs:
         raise ValueError("No trainable variables were accessed while the function was "

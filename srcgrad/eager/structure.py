@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+_CONTAINERS = (list, tuple, dict)
+
 
 def flatten(value):
     """The leaves of ``value`` (dicts in sorted-key order)."""
-    if type(value) is list and not any(isinstance(v, (list, tuple, dict)) for v in value):
-        return value
+    if type(value) is list:
+        for item in value:
+            if isinstance(item, _CONTAINERS):
+                break
+        else:
+            return value
     if isinstance(value, dict):
         return [leaf for key in sorted(value) for leaf in flatten(value[key])]
     if isinstance(value, (list, tuple)):

@@ -28,6 +28,9 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
+_NONE = UnconnectedGradients.NONE   # (an Enum attribute lookup is slow on the hot path)
+
+
 class _Recording(threading.local):
     tapes = ()    # the tapes recording on this thread, innermost last
 
@@ -127,13 +130,15 @@ class GradientTape:
     def _accessed(self, reads):
         """Watch the Variables of ``reads`` (read by a recorded call) as ``variable_accessed``
         does; the ones this tape now tracks."""
-        tracked, watch = self._tracked, self._watch_accessed
+        tracked, watched, watch = self._tracked, self._variables, self._watch_accessed
         variables = []
         for variable in reads:
-            if id(variable) not in tracked:
+            key = id(variable)
+            if key not in tracked:
                 if not (watch and variable.trainable):
                     continue
-                self._watch_one(variable)
+                tracked[key] = variable
+                watched[variable] = None
             variables.append(variable)
         return variables
 
@@ -203,18 +208,29 @@ class GradientTape:
             if self.tracks(target):
                 _accumulate(cotangents, target, seed)
         for node in reversed(self._nodes):
-            gs = [cotangents.get(id(out)) for out in node.outputs]
-            if all(g is None for g in gs):
+            gs = _output_cotangents(node.outputs, cotangents)
+            if gs is None:
                 continue
-            gs = [zeros_like(out._value) if g is None else g for g, out in zip(gs, node.outputs)]
             for obj, contribution in zip(node.inputs, node.backward(gs, on_tensors)):
                 if contribution is not None:
                     _accumulate(cotangents, obj, contribution)
         return [_final(cotangents.get(id(s)), s, zero, on_tensors) for s in sources]
 
 
+def _output_cotangents(outputs, cotangents):
+    """The cotangents of a node's outputs (zeros for those without one), or None when
+    no output has one."""
+    if len(outputs) == 1:
+        g = cotangents.get(id(outputs[0]))
+        return None if g is None else [g]
+    gs = [cotangents.get(id(out)) for out in outputs]
+    if all(g is None for g in gs):
+        return None
+    return [zeros_like(out._value) if g is None else g for g, out in zip(gs, outputs)]
+
+
 def _unconnected_mode(value):
-    if value is UnconnectedGradients.NONE:
+    if value is _NONE:
         return False
     text = value.value if isinstance(value, UnconnectedGradients) else value
     if text not in ("none", "zero"):
@@ -240,7 +256,7 @@ def _seeds(targets, output_gradients):
 def _ones(target):
     value = _as_value(target)
     if isinstance(value, np.floating):
-        return value.dtype.type(1.0)
+        return type(value)(1.0)
     return np.ones_like(np.asarray(value, dtype=float))
 
 

@@ -1,0 +1,87 @@
+"""implicit_value_and_gradients on the variant that returns the Variables' cotangents
+(every read a plain name, see eager.static): same answers as the general code, and the
+general code whenever the variant cannot hold."""
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from srcgrad import compiler
+from srcgrad.eager import static
+
+A = sg.Variable(np.array([1.0, 2.0]))
+B = sg.Variable(3.0)
+FROZEN = sg.Variable(5.0, trainable=False)
+SWAPPED = sg.Variable(np.array([1.0, 1.0]))
+ALIAS = A
+
+
+def two_globals(x):
+    return np.sum(x * A) * B
+
+
+def unconnected_and_frozen(x):
+    unused = B * 0.0 > 1.0
+    return np.sum(x * A) * FROZEN + float(unused)
+
+
+def swapped(x):
+    return np.sum(SWAPPED * x)
+
+
+def aliased(x):
+    return np.sum(A * x) + np.sum(ALIAS * x * x)
+
+
+def in_a_loop(x, n):
+    total = 0.0
+    for _ in range(n):
+        total = total + np.sum(A * x)
+    return total
+
+
+def _variant(fn):
+    return static.static_variant(compiler.reverse_unit(fn, (), eager=True))
+
+
+def test_variant_returns_the_variables_and_their_cotangents():
+    variant = _variant(two_globals)
+    assert variant.names == ("A", "B")
+    assert "_sg.read_variable" not in variant.source
+    assert "_sg.variable_cotangent" not in variant.source
+    x = np.array([3.0, 4.0])
+    value, pairs = sg.implicit_value_and_gradients(two_globals)(x)
+    assert value == pytest.approx(33.0)
+    assert [v for _, v in pairs] == [A, B]
+    assert np.allclose(pairs[0][0], x * 3.0) and pairs[1][0] == pytest.approx(11.0)
+
+
+def test_unconnected_read_is_none_and_non_trainable_is_skipped():
+    pairs = sg.implicit_gradients(unconnected_and_frozen)(np.array([1.0, 1.0]))
+    assert [v for _, v in pairs] == [A, B]
+    assert np.allclose(pairs[0][0], 5.0) and pairs[1][0] is None
+
+
+def test_rebinding_a_global_is_seen(monkeypatch):
+    grad_fn = sg.implicit_gradients(swapped)
+    x = np.array([2.0, 3.0])
+    assert grad_fn(x)[0][1] is SWAPPED
+    other = sg.Variable(np.array([0.0, 0.0]))
+    monkeypatch.setitem(globals(), "SWAPPED", other)
+    (grad, variable), = grad_fn(x)
+    assert variable is other and np.allclose(grad, x)
+    monkeypatch.setitem(globals(), "SWAPPED", np.array([1.0, 1.0]))   # no Variable now
+    with pytest.raises(ValueError, match="No trainable variables were accessed"):
+        grad_fn(x)
+
+
+def test_one_variable_under_two_names_is_one_pair():
+    x = np.array([2.0, 3.0])
+    (grad, variable), = sg.implicit_gradients(aliased)(x)
+    assert variable is A and np.allclose(grad, x + x * x)
+
+
+def test_reads_in_a_loop_use_the_general_code():
+    assert _variant(in_a_loop) is None
+    (grad, variable), = sg.implicit_gradients(in_a_loop)(np.array([1.0, 2.0]), 3)
+    assert variable is A and np.allclose(grad, [3.0, 6.0])
