@@ -75,14 +75,14 @@ def zeros_like(x):
 def add_at(dx, index, g):
     """``dx[index] += g``, in place, correct for repeated fancy indices; returns ``dx``."""
     if type(dx) is dict:
-        dx[index] = dx[index] + g if index in dx else g
+        dx[index] = add_cotangents(dx[index], g) if index in dx else g
         return dx
     if type(dx) is list:
         if isinstance(index, slice):
             for i, gi in zip(range(*index.indices(len(dx))), g):
-                dx[i] = dx[i] + gi
+                dx[i] = add_cotangents(dx[i], gi)
         else:
-            dx[index] = dx[index] + g
+            dx[index] = add_cotangents(dx[index], g)
         return dx
     if _is_basic_index(index):
         dx[index] += g
@@ -106,7 +106,7 @@ def add_cotangents(a, b):
 
 def add_attr(dx, name, g):
     """The cotangent of ``obj.name`` added into ``obj``'s (sparse, dict) cotangent."""
-    dx[name] = dx[name] + g if name in dx else g
+    dx[name] = add_cotangents(dx[name], g) if name in dx else g
     return dx
 
 

@@ -37,3 +37,33 @@ def attribute_chain_method(m):
 def test_items_of_builtin_iterators_and_attribute_chains(fn, args, index):
     gradient = sg.grad(fn, wrt=index)(*args)
     np.testing.assert_allclose(gradient, numeric_grad(fn, args, index), rtol=1e-6, atol=1e-8)
+
+
+class Layer:
+    def __init__(self, W):
+        self.W = W
+
+
+class Net:
+    def __init__(self, layers):
+        self.layers = layers
+
+
+def layers_by_index(net, x):
+    for i in range(len(net.layers)):
+        x = np.tanh(net.layers[i].W @ x)
+    return np.sum(x)
+
+
+def test_attribute_of_list_item_read_in_each_iteration():
+    net = Net([Layer(np.array([[0.5, -0.2], [0.3, 0.9]])), Layer(np.array([[0.7, 0.4]]))])
+    gradient = sg.grad(layers_by_index)(net, np.array([0.6, -1.1]))
+    assert isinstance(gradient, Net) and isinstance(gradient.layers, list)
+    for k, layer in enumerate(net.layers):
+        def along(W, k=k):
+            layers = [Layer(w) for w in (W if j == k else lay.W
+                                         for j, lay in enumerate(net.layers))]
+            return layers_by_index(Net(layers), np.array([0.6, -1.1]))
+
+        expected = numeric_grad(along, [layer.W], 0)
+        np.testing.assert_allclose(gradient.layers[k].W, expected, rtol=1e-6, atol=1e-8)
