@@ -328,14 +328,18 @@ def _container_params(node, params):
     """Parameters used as containers (indexed, iterated, read by attribute): their
     gradients are given the parameter's own structure (tuple, dict, NamedTuple...)."""
     found = set()
+    aliases = {p: p for p in params}   # `a, b = pair` reads pair through a temporary
     for sub in gast.walk(node):
         base = None
-        if isinstance(sub, (gast.Subscript, gast.Attribute)):
+        if isinstance(sub, gast.Assign) and isinstance(sub.value, gast.Name) \
+                and sub.value.id in aliases and isinstance(sub.targets[0], gast.Name):
+            aliases[sub.targets[0].id] = aliases[sub.value.id]
+        elif isinstance(sub, (gast.Subscript, gast.Attribute)):
             base = sub.value
         elif isinstance(sub, gast.For):
             base = sub.iter
-        if isinstance(base, gast.Name) and base.id in params:
-            found.add(base.id)
+        if isinstance(base, gast.Name) and base.id in aliases:
+            found.add(aliases[base.id])
     return found
 
 

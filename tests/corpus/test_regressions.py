@@ -1,6 +1,8 @@
 """Focused checks of gradients that came back silently wrong (zeros, or misshapen) for
 ordinary Python, each against finite differences."""
 
+import typing
+
 import numpy as np
 import pytest
 
@@ -67,3 +69,29 @@ def test_attribute_of_list_item_read_in_each_iteration():
 
         expected = numeric_grad(along, [layer.W], 0)
         np.testing.assert_allclose(gradient.layers[k].W, expected, rtol=1e-6, atol=1e-8)
+
+
+class Pair(typing.NamedTuple):
+    w: np.ndarray
+    b: float
+
+
+def unpacked_tuple(pair):
+    a, b = pair
+    return np.sum(a * b)
+
+
+def unpacked_namedtuple(p):
+    w, b = p
+    return np.sum(w ** 2) * b
+
+
+def test_unpacked_arguments_keep_their_structure():
+    gradient = sg.grad(unpacked_tuple)((X, Y))
+    assert isinstance(gradient, tuple)
+    np.testing.assert_allclose(gradient[0], Y)
+    np.testing.assert_allclose(gradient[1], X)
+    gradient = sg.grad(unpacked_namedtuple)(Pair(X, 1.5))
+    assert isinstance(gradient, Pair)
+    np.testing.assert_allclose(gradient.w, 3.0 * X)
+    assert gradient.b == pytest.approx(np.sum(X ** 2))
