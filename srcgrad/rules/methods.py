@@ -1,7 +1,8 @@
 """Array methods map onto the NumPy rows that share their semantics.
 
-``x.sum(axis=0)`` is differentiated as ``np.sum(x, axis=0)``; a method that takes its
-shape as separate arguments (``x.reshape(3, 4)``) packs them into the named parameter.
+``x.sum(axis=0)`` is differentiated as ``np.sum(x, axis=0)``, ``x.astype(t)`` as the cast
+``np.asarray(x, t)``; a method that takes its shape as separate arguments
+(``x.reshape(3, 4)``) packs them into the named parameter.
 """
 
 import numpy as np
@@ -14,6 +15,7 @@ ARRAY_METHODS = {
     "squeeze": (np.squeeze, None), "cumsum": (np.cumsum, None), "clip": (np.clip, None),
     "reshape": (np.reshape, "shape"), "transpose": (np.transpose, "axes"),
     "swapaxes": (np.swapaxes, None), "trace": (np.trace, None), "repeat": (np.repeat, None),
+    "std": (np.std, None), "var": (np.var, None), "astype": (np.asarray, None),
 }
 NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all", "tolist",
                    "__len__", "count", "index", "keys"}

@@ -95,3 +95,14 @@ def test_unpacked_arguments_keep_their_structure():
     assert isinstance(gradient, Pair)
     np.testing.assert_allclose(gradient.w, 3.0 * X)
     assert gradient.b == pytest.approx(np.sum(X ** 2))
+
+
+def statistics_methods(m):
+    return m.std() + m.var(axis=0, ddof=1).sum() + (m.astype(np.float64) ** 3).sum()
+
+
+def test_std_var_and_astype_methods():
+    m = np.array([[0.2, -0.4, 0.6], [0.5, 0.1, -0.3]])
+    gradient = sg.grad(statistics_methods)(m)
+    np.testing.assert_allclose(gradient, numeric_grad(statistics_methods, [m], 0),
+                               rtol=1e-6, atol=1e-8)
