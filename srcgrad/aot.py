@@ -101,7 +101,7 @@ def _collect(roots):
         if id(unit) in seen:
             return
         seen.add(id(unit))
-        aliases = _callee_aliases(unit)
+        aliases = {**_callee_aliases(unit), **_scalar_variants(unit)}
         placeholders = set(unit.module.functions.values()) | set(aliases)
         entry = _Unit(unit, {}, _identifiers(unit.module.source) - placeholders, aliases)
         order.append(entry)
@@ -125,6 +125,17 @@ def _callee_aliases(unit):
     return aliases
 
 
+def _scalar_variants(unit):
+    """``{alias: (variant unit, role)}`` for the variant specialized for scalar arguments
+    that the fused functions hand over to (compiled on first use at run time; here, now)."""
+    variants = {}
+    for role, alias in unit.module.functions.items():
+        if role.startswith("scalar_"):
+            variant = compiler.reverse_unit(unit.fn, unit.wrt, scalars=True)
+            variants[alias] = (variant, role[len("scalar_"):])
+    return variants
+
+
 def _identifiers(source):
     return {tok.string for tok in _tokens(source) if tok.type == tokenize.NAME}
 
@@ -141,6 +152,7 @@ def _assign_names(units, imports):
     for entry in units:
         for role in ROLES:
             base = entry.unit.module.functions[role]
+            base += "_scalars" if getattr(entry.unit, "scalars", False) else ""
             name, counter = base, 1
             while name in taken:
                 name, counter = f"{base}_{counter}", counter + 1
@@ -162,7 +174,9 @@ def _unit_text(entry, units, imports):
     fn = inspect.unwrap(unit.fn)
     where = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
     wrt = (unit.wrt,) if isinstance(unit.wrt, str) else unit.wrt
-    title = f"# {fn.__qualname__} ({where}): reverse mode, wrt {', '.join(wrt) or '()'}.\n"
+    variant = ", specialized for scalar arguments" if getattr(unit, "scalars", False) else ""
+    title = f"# {fn.__qualname__} ({where}): reverse mode{variant}, " \
+        f"wrt {', '.join(wrt) or '()'}.\n"
     return title + body.replace("\n\ndef ", "\n\n\ndef ").rstrip("\n") + "\n"
 
 

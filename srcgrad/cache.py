@@ -91,12 +91,12 @@ class Entry:
         return self.module is not None
 
     def callees(self, parsed, compile_callee):
-        """``{callee: (forward alias, backward alias, callee unit)}`` for a hit."""
+        """``{(callee, wrt): (forward alias, backward alias, callee unit)}`` for a hit."""
         linked = {}
         for dotted, forward_alias, backward_alias, params in self.stored_callees:
             callee = parsed.resolve(dotted)
             wrt = params if isinstance(params, str) else tuple(params)
-            linked[callee] = (forward_alias, backward_alias, compile_callee(callee, wrt))
+            linked[callee, wrt] = (forward_alias, backward_alias, compile_callee(callee, wrt))
         return linked
 
     def store(self, unit, callee_aliases):

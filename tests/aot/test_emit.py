@@ -81,7 +81,8 @@ NUMERIC = """
 
     x = np.array([0.3, -0.2, 0.9])
     print(json.dumps({"loss": [numeric_grad(model.loss, (x, 0.7), i).tolist() for i in (0, 1)],
-                      "loop": numeric_grad(model.loop, (x,), 0).tolist()}))
+                      "loop": numeric_grad(model.loop, (x,), 0).tolist(),
+                      "scalar": [float(numeric_grad(model.loss, (0.3, 0.7), i)) for i in (0, 1)]}))
 """
 
 # The emitted module, in a process where gast and the compiler cannot be imported.
@@ -96,10 +97,12 @@ value, (vdx, vdw) = g.loss_value_and_grad(x, 0.7)
 forward_value, saved = g.loss_forward(x, 0.7)
 bdx, bdw = g.loss_backward(saved, 1.0)
 ldx, ldn = g.loop_grad(x)
+sdx, sdw = g.loss_grad(0.3, 0.7)       # all scalars: the specialized variant, if any
 assert value == forward_value
 assert "model" not in sys.modules and "gast" not in sys.modules
 print(json.dumps({"loss": [dx.tolist(), float(dw)], "fused": [vdx.tolist(), float(vdw)],
-                  "split": [bdx.tolist(), float(bdw)], "loop": ldx.tolist()}))
+                  "split": [bdx.tolist(), float(bdw)], "loop": ldx.tolist(),
+                  "scalar": [float(sdx), float(sdw)]}))
 """
 
 
@@ -125,6 +128,7 @@ def test_emitted_module_runs_without_the_compiler_and_matches_finite_differences
         assert np.allclose(emitted[key][0], numeric["loss"][0], atol=1e-6)
         assert np.isclose(emitted[key][1], np.sum(numeric["loss"][1]), atol=1e-6)
     assert np.allclose(emitted["loop"], numeric["loop"], atol=1e-6)
+    assert np.allclose(emitted["scalar"], numeric["scalar"], atol=1e-6)
 
 
 def test_re_emitting_unchanged_input_is_byte_identical(project):
