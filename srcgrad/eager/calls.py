@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
+
+import numpy as np
 
 from srcgrad import compiler
+from srcgrad.eager import static
 from srcgrad.eager import tape as tapes
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime.variables import COLLECT, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
+_new = object.__new__
 
 
 def tape_aware(fn):
@@ -45,23 +50,56 @@ def record_call(fn, units, args, kwargs, tape):
         if isinstance(arg, _TRACKED):
             values, wrt, inputs = _tracked_arguments(args, tape)
             break
-    unit = units.get(wrt)
-    if unit is None:
-        names = list(inspect.signature(fn).parameters)
-        unit = units[wrt] = compiler.reverse_unit(fn, tuple(names[i] for i in wrt),
-                                                  eager=True)
-    reads = {}
-    saved_reads, COLLECT.reads = COLLECT.reads, reads
-    try:
-        value, saved = unit.forward(*values, **kwargs)
-    finally:
-        COLLECT.reads = saved_reads
-    variables = tape._accessed(reads) if reads else ()
+    plan = units.get(wrt)
+    if plan is None:
+        plan = units[wrt] = _CallPlan(fn, wrt)
+    value, saved, read = plan.forward(values, kwargs)
+    variables = tape._accessed(read) if read else ()
     if not inputs and not variables:
         return value
-    node = CallNode(unit, saved, inputs, variables, value, tape)
+    picks = None if len(variables) == len(read) or plan.variant is None else \
+        [i for i, v in enumerate(read) if tape.tracks(v)]
+    node = CallNode(plan, saved, inputs, variables, value, tape, picks)
     tape.record(node)
     return node.result
+
+
+class _CallPlan:
+    """A compiled function's eager unit for one set of tracked arguments, and its
+    variant without the read registry (``eager.static``) when there is one."""
+
+    __slots__ = ("unit", "variant", "_last")
+
+    def __init__(self, fn, wrt):
+        names = list(inspect.signature(fn).parameters)
+        self.unit = compiler.reverse_unit(fn, tuple(names[i] for i in wrt), eager=True)
+        self.variant = static.split_variant(self.unit)
+        self._last = ()   # the Variables the variant last read
+
+    def forward(self, values, kwargs):
+        """``(value, saved, Variables read)``: through the variant, or the general
+        forward with the read collector."""
+        if self.variant is not None:
+            try:
+                value, saved, read = self.variant.functions["forward"](*values, **kwargs)
+            except AttributeError:
+                if self.variant.holds_variables():
+                    raise
+                self.variant = None   # a name holds no Variable now: the general code
+            else:
+                if len(read) == len(self._last) and all(map(operator.is_, read, self._last)):
+                    return value, saved, read
+                if all(isinstance(v, VariableBase) for v in read):
+                    self._last = read
+                    return value, saved, read
+                self.variant = None
+        reads = {}
+        saved_reads, COLLECT.reads = COLLECT.reads, reads
+        try:
+            value, saved = self.unit.forward(*values, **kwargs)
+        finally:
+            COLLECT.reads = saved_reads
+        return value, saved, list(reads)
 
 
 def _tracked_arguments(args, tape):
@@ -79,11 +117,13 @@ def _tracked_arguments(args, tape):
 class CallNode:
     """One call of a compiled function: its backward is the generated backward."""
 
-    __slots__ = ("unit", "saved", "tape", "inputs", "n_arguments", "several", "outputs",
-                 "result")
+    __slots__ = ("unit", "functions", "saved", "tape", "inputs", "n_arguments", "picks",
+                 "several", "outputs", "result")
 
-    def __init__(self, unit, saved, arguments, variables, value, tape):
-        self.unit, self.saved, self.tape = unit, saved, tape
+    def __init__(self, plan, saved, arguments, variables, value, tape, picks=None):
+        self.unit, self.saved, self.tape, self.picks = plan.unit, saved, tape, picks
+        # the generated functions the backward runs: the variant's or the unit's
+        self.functions = (plan.variant or plan.unit).functions
         self.inputs = (*arguments, *variables)
         self.n_arguments = len(arguments)
         self.several = isinstance(value, (tuple, list))
@@ -91,22 +131,46 @@ class CallNode:
             self.outputs = tuple(Tensor(v) for v in value)
             self.result = type(value)(self.outputs)
         else:
-            self.result = Tensor(value)
+            self.result = _tensor(value)
             self.outputs = (self.result,)
 
     def backward(self, gs, on_tensors):
         g = tuple(_plain(x) for x in gs) if self.several else _plain(gs[0])
-        cotangents = {}
-        saved_cotangents, COLLECT.cotangents = COLLECT.cotangents, cotangents
-        try:
-            reused = self.tape._persistent or self.tape._in_jacobian
-            grads = self.unit.backward(_fresh(self.saved) if reused else self.saved, g)
-        finally:
-            COLLECT.cotangents = saved_cotangents
-        zero = self.unit.zero_wrt
-        out = [None if name in zero else grad for name, grad in zip(self.unit.wrt, grads)]
-        out += [cotangents.get(v) for v in self.inputs[self.n_arguments:]]
+        saved = self.saved
+        if self.tape._persistent or self.tape._in_jacobian:
+            saved = _fresh(saved)
+        unit, n = self.unit, self.n_arguments
+        if self.functions is unit.functions:
+            grads, variables = _collecting_backward(unit.backward, saved, g,
+                                                    self.inputs[n:])
+        else:
+            grads, variables = self.functions["backward"](saved, g)
+            if self.picks is not None:
+                variables = [variables[i] for i in self.picks]
+        out = [None if name in unit.zero_wrt else grad for name, grad in zip(unit.wrt, grads)] \
+            if n else []
+        out += variables
         return out
+
+
+def _collecting_backward(backward, saved, g, variables):
+    """The general backward: the Variables' cotangents come through the collector."""
+    cotangents = {}
+    saved_cotangents, COLLECT.cotangents = COLLECT.cotangents, cotangents
+    try:
+        grads = backward(saved, g)
+    finally:
+        COLLECT.cotangents = saved_cotangents
+    return grads, [cotangents.get(v) for v in variables]
+
+
+def _tensor(value):
+    """``Tensor(value)``, without the conversion when ``value`` is already an array."""
+    if type(value) is not np.ndarray and not isinstance(value, np.generic):
+        return Tensor(value)
+    tensor = _new(Tensor)
+    tensor._value = value
+    return tensor
 
 
 def _plain(value):

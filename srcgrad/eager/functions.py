@@ -171,7 +171,7 @@ class _ImplicitPlan:
 
     def compile(self):
         unit = compiler.reverse_unit(self.fn, (), eager=True)
-        self.static = static.static_variant(unit)
+        self.static = static.implicit_variant(unit)
         self.run = api._bind(unit.value_and_grad, self.bound)
         return unit.function_source("value_and_grad")
 
@@ -198,7 +198,7 @@ class _ImplicitPlan:
             value, variables, grads = function(*args, **kwds) if self.bound is None else \
                 function(self.bound, *args, **kwds)
         except AttributeError:
-            if all(isinstance(function.__globals__[n], VariableBase) for n in self.static.names):
+            if self.static.holds_variables():
                 raise
             self.static = None
             return None

@@ -1,13 +1,13 @@
-"""Implicit gradients without the per-thread read registry, when the Variables a
-function reads are plain names.
+"""Eager units without the per-thread read registry, when the Variables a function reads
+are plain names.
 
-An eager unit's fused ``f_value_and_grad`` reads each Variable through
-``_sg.read_variable(w)`` and hands its cotangent to ``_sg.variable_cotangent(w, dw)``;
-both go through per-thread collectors (``runtime.variables``), which is what lets a
-Variable be found anywhere: behind an attribute, in a container, in a called function.
-When every read in the function is a statement ``w_value = _sg.read_variable(w)`` of
-its own body (not in a loop or branch) of a free name, and it calls no other generated
-function, the same code can return the Variables and their cotangents instead::
+An eager unit's generated code reads each Variable through ``_sg.read_variable(w)`` and
+hands its cotangent to ``_sg.variable_cotangent(w, dw)``; both go through per-thread
+collectors (``runtime.variables``), which is what lets a Variable be found anywhere:
+behind an attribute, in a container, in a called function. When every read is a
+statement ``w_value = _sg.read_variable(w)`` of the function's own body (not in a loop
+or branch) of a free name, and it calls no other generated function, the same code can
+return the Variables and their cotangents instead::
 
     def loss_value_and_grad(x):              def loss_value_and_grad_implicit(x):
         _w_value = _sg.read_variable(w)          _w_value = w._value
@@ -15,8 +15,11 @@ function, the same code can return the Variables and their cotangents instead::
         _sg.variable_cotangent(w, d_w_value)
         return (_sum, ())                        return (_sum, (w,), (d_w_value,))
 
-A name that no longer holds a Variable when the variant runs (``w._value`` fails) sends
-the caller back to the general code.
+``implicit_variant`` gives that for the fused ``value_and_grad`` (``implicit_gradients``),
+``split_variant`` for the ``forward``/``backward`` pair (a call under a tape): the forward
+returns ``(value, saved, variables)``, the backward ``(grads, variable cotangents)``. A
+name that no longer holds a Variable when a variant runs (``w._value`` fails) sends the
+caller back to the general code (``holds_variables``).
 """
 
 from __future__ import annotations
@@ -25,86 +28,137 @@ import ast
 import inspect
 
 from srcgrad.codegen import loader
+from srcgrad.runtime.variables import VariableBase
 
 READ, COTANGENT = "_sg.read_variable", "_sg.variable_cotangent"
 _RUNTIME_NAMES = {"np", "math", "_sg", "__builtins__"}
 
 
-class StaticReads:
-    """The variant of an eager unit's fused function, and the names it reads."""
+class Variant:
+    """Generated functions that return Variables and cotangents, and the names read."""
 
-    def __init__(self, function, names, source):
-        self.function, self.names, self.source = function, names, source
+    def __init__(self, names, functions):
+        self.names = names
+        self.functions = functions        # role -> function (``.source`` its text)
+        self.function = next(iter(functions.values()))
+
+    @property
+    def source(self):
+        return "\n".join(f.source for f in self.functions.values())
+
+    def holds_variables(self):
+        """Do the names read still hold Variables?"""
+        namespace = self.function.__globals__
+        return all(isinstance(namespace[name], VariableBase) for name in self.names)
 
 
-def static_variant(unit):
-    """A ``StaticReads`` for ``unit`` (an eager unit with ``wrt=()``), or None when its
-    Variable reads are not all plain names read once per call."""
-    text = unit.function_source("value_and_grad")
-    tree = ast.parse(text)
-    function = tree.body[0]
-    plan = _plan(function, set(unit.namespace) - _RUNTIME_NAMES)
-    if plan is None:
+def implicit_variant(unit):
+    """The variant of an eager unit's fused function (``wrt=()``), or None."""
+    parsed = _Parsed(unit, "value_and_grad")
+    if parsed.reads is None or parsed.cotangents is None or not parsed.reads:
         return None
-    reads, cotangents, value = plan
-    lines = text.splitlines()
-    for stmt in function.body:
-        call = _runtime_call(stmt)
-        if call == READ:
-            name = stmt.value.args[0].id
-            lines[stmt.lineno - 1] = f"{_indent(lines, stmt)}{stmt.targets[0].id} = {name}._value"
-        elif call == COTANGENT:
-            lines[stmt.lineno - 1] = None
-    variables = _tuple(reads)
-    grads = _tuple(" + ".join(cotangents.get(name, ["None"])) for name in reads)
-    last = function.body[-1]
-    lines[last.lineno - 1] = f"{_indent(lines, last)}return ({value}, {variables}, {grads})"
-    name = f"{function.name}_implicit"
-    lines[function.lineno - 1] = lines[function.lineno - 1].replace(
-        f"def {function.name}(", f"def {name}(", 1)
-    source = "\n".join(line for line in lines if line is not None) + "\n"
-    namespace = loader.LiveGlobals(inspect.unwrap(unit.fn))   # as the unit's own
-    loader.load(source, f"{unit.fn.__name__} implicit", namespace)
-    return StaticReads(namespace[name], tuple(reads), source)
+    value = ast.unparse(parsed.returned.elts[0]) if _pair(parsed.returned) else None
+    if value is None:
+        return None
+    grads = _tuple(" + ".join(parsed.cotangents.get(n, ["None"])) for n in parsed.reads)
+    text = parsed.rewritten(f"({value}, {_tuple(parsed.reads)}, {grads})")
+    return Variant(tuple(parsed.reads), _load(unit, {"implicit": text}))
 
 
-def _plan(function, generated_names):
-    """(names read in order, name -> cotangent names, value text) or None."""
-    last = function.body[-1]
-    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Tuple)
-            and len(last.value.elts) == 2):
+def split_variant(unit):
+    """The variant of an eager unit's forward and backward, or None."""
+    forward, backward = _Parsed(unit, "forward"), _Parsed(unit, "backward")
+    if forward.reads is None or backward.cotangents is None or backward.reads or \
+            forward.cotangents or not forward.reads or not _pair(forward.returned):
         return None
-    if last.end_lineno != last.lineno:
+    reads = forward.reads
+    if not set(backward.cotangents) <= set(reads):
         return None
-    reads, cotangents, targets = {}, {}, []
+    returned = ast.unparse(forward.returned)[1:-1]
+    grads = _tuple(" + ".join(backward.cotangents.get(n, ["None"])) for n in reads)
+    texts = {"forward": forward.rewritten(f"({returned}, {_tuple(reads)})"),
+             "backward": backward.rewritten(f"({ast.unparse(backward.returned)}, {grads})")}
+    return Variant(tuple(reads), _load(unit, texts))
+
+
+class _Parsed:
+    """One generated function: its Variable reads and cotangents, when all are plain."""
+
+    def __init__(self, unit, role):
+        self.role = role
+        self.text = unit.function_source(role)
+        self.function = ast.parse(self.text).body[0]
+        self.reads, self.cotangents = _reads(self.function, set(unit.namespace) - _RUNTIME_NAMES)
+        last = self.function.body[-1]
+        single_line = isinstance(last, ast.Return) and last.end_lineno == last.lineno
+        self.returned = last.value if single_line else None
+        if self.returned is None:
+            self.reads = self.cotangents = None
+
+    def rewritten(self, returned):
+        """The function's text with the reads and cotangents as the module doc shows."""
+        lines = self.text.splitlines()
+        for stmt in self.function.body:
+            call = _runtime_call(stmt)
+            if call == READ:
+                name = stmt.value.args[0].id
+                lines[stmt.lineno - 1] = f"{_indent(lines, stmt)}{stmt.targets[0].id} = " \
+                                         f"{name}._value"
+            elif call == COTANGENT:
+                lines[stmt.lineno - 1] = None
+        last = self.function.body[-1]
+        lines[last.lineno - 1] = f"{_indent(lines, last)}return {returned}"
+        return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+def _reads(function, generated_names):
+    """(name -> read targets, name -> cotangent names), both in order; (None, None) when
+    a read or cotangent is not a plain top-level statement, or another generated
+    function is called (it may read Variables)."""
+    reads, cotangents, stores = {}, {}, []
     top_level = {id(stmt.value): stmt for stmt in function.body
                  if isinstance(stmt, ast.Expr) or (isinstance(stmt, ast.Assign) and isinstance(
                      stmt.targets[0], ast.Name) and len(stmt.targets) == 1)}
     for node in ast.walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            targets.append(node.id)
-        if isinstance(node, ast.Name) and node.id in generated_names:
-            return None   # a call of another generated function, which may read Variables
-        if not isinstance(node, ast.Call):
-            continue
-        dotted = ast.unparse(node.func)
-        if dotted not in (READ, COTANGENT):
+        if isinstance(node, ast.Name):
+            if node.id in generated_names:
+                return None, None
+            if isinstance(node.ctx, ast.Store):
+                stores.append(node.id)
+        if not isinstance(node, ast.Call) or ast.unparse(node.func) not in (READ, COTANGENT):
             continue
         stmt = top_level.get(id(node))
-        if stmt is None or not isinstance(node.args[0], ast.Name) or \
-                isinstance(stmt, ast.Assign) != (dotted == READ):
-            return None
-        if dotted == READ:
+        is_read = ast.unparse(node.func) == READ
+        if stmt is None or isinstance(stmt, ast.Assign) != is_read or not all(
+                isinstance(arg, ast.Name) for arg in node.args):
+            return None, None
+        if is_read:
             reads.setdefault(node.args[0].id, []).append(stmt.targets[0].id)
-        elif isinstance(node.args[1], ast.Name):
-            cotangents.setdefault(node.args[0].id, []).append(node.args[1].id)
         else:
-            return None
-    read_targets = [target for names in reads.values() for target in names]
-    if not reads or not set(cotangents) <= set(reads) or any(
-            targets.count(target) > 1 for target in read_targets):
-        return None   # (a value read twice under one name would share its cotangent's)
-    return list(reads), cotangents, ast.unparse(last.value.elts[0])
+            cotangents.setdefault(node.args[0].id, []).append(node.args[1].id)
+    if any(stores.count(target) > 1 for targets in reads.values() for target in targets):
+        return None, None   # a value read twice under one name shares its cotangent's
+    return reads, cotangents
+
+
+def _load(unit, texts):
+    """Load the variant functions (named ``<generated name>_implicit``) beside the unit's."""
+    namespace = loader.LiveGlobals(inspect.unwrap(unit.fn))   # as the unit's own
+    names, sources = {}, []
+    for role, text in texts.items():
+        head = text.split("(", 1)[0]
+        names[role] = head.split()[-1] + "_implicit"
+        sources.append(text.replace(head, f"def {names[role]}", 1))
+    source = "\n".join(sources)
+    loader.load(source, f"{unit.fn.__name__} implicit", namespace)
+    functions = {role: namespace[name] for role, name in names.items()}
+    for function, text in zip(functions.values(), sources):
+        function.source = text
+    return functions
+
+
+def _pair(node):
+    return isinstance(node, ast.Tuple) and len(node.elts) == 2
 
 
 def _tuple(items):

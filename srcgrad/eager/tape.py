@@ -28,7 +28,8 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
-_NONE = UnconnectedGradients.NONE   # (an Enum attribute lookup is slow on the hot path)
+_NONE = UnconnectedGradients.NONE
+_TRACKED = (Tensor, VariableBase)   # (an Enum attribute lookup is slow on the hot path)
 
 
 class _Recording(threading.local):
@@ -155,10 +156,13 @@ class GradientTape:
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(sum of the flattened ``target``)/d``sources``, shaped like ``sources``."""
-        zero = _unconnected_mode(unconnected_gradients)
+        zero = unconnected_gradients is not _NONE and _unconnected_mode(unconnected_gradients)
         self._start_gradient()
-        targets = _targets(target)
-        seeds = _seeds(targets, output_gradients)
+        if type(target) is Tensor and output_gradients is None:   # the usual case
+            targets, seeds = (target,), (_ones(target._value),)
+        else:
+            targets = _targets(target)
+            seeds = _seeds(targets, output_gradients)
         flat_sources = structure.flatten(sources)
         grads = self._sweep(targets, seeds, flat_sources, zero)
         self._finish_gradient()
@@ -203,17 +207,17 @@ class GradientTape:
 
     def _sweep(self, targets, seeds, sources, zero):
         on_tensors = bool(_RECORDING.tapes)
-        cotangents = {}
+        cotangents = {}   # id -> cotangent
         for target, seed in zip(targets, seeds):
-            if self.tracks(target):
-                _accumulate(cotangents, target, seed)
+            if id(target) in self._tracked:
+                _accumulate(cotangents, id(target), seed)
         for node in reversed(self._nodes):
             gs = _output_cotangents(node.outputs, cotangents)
             if gs is None:
                 continue
             for obj, contribution in zip(node.inputs, node.backward(gs, on_tensors)):
                 if contribution is not None:
-                    _accumulate(cotangents, obj, contribution)
+                    _accumulate(cotangents, id(obj), contribution)
         return [_final(cotangents.get(id(s)), s, zero, on_tensors) for s in sources]
 
 
@@ -249,30 +253,32 @@ def _targets(target):
 def _seeds(targets, output_gradients):
     flat = structure.flatten(output_gradients) if output_gradients is not None else \
         [None] * len(targets)
-    return [_ones(t) if g is None else (g if isinstance(g, Tensor) else _as_value(g))
+    return [_ones(_as_value(t)) if g is None else
+            (g if isinstance(g, Tensor) else _as_value(g))
             for t, g in zip(targets, flat)]
 
 
-def _ones(target):
-    value = _as_value(target)
+def _ones(value):
     if isinstance(value, np.floating):
         return type(value)(1.0)
     return np.ones_like(np.asarray(value, dtype=float))
 
 
-def _accumulate(cotangents, obj, contribution):
-    previous = cotangents.get(id(obj))
-    cotangents[id(obj)] = contribution if previous is None else previous + contribution
+def _accumulate(cotangents, key, contribution):
+    previous = cotangents.get(key)
+    cotangents[key] = contribution if previous is None else previous + contribution
 
 
 def _final(grad, source, zero, on_tensors):
-    if grad is None:
+    if type(grad) is np.ndarray:   # the usual case: an array shaped as its source's value
+        value = source._value if isinstance(source, _TRACKED) else _as_value(source)
+        if type(value) is np.ndarray and grad.shape == value.shape:
+            return grad
+    elif grad is None:
         return zeros_like(_as_value(source)) if zero else None
-    if isinstance(grad, Tensor):
+    elif isinstance(grad, Tensor):
         return grad if on_tensors else grad._value
     value = _as_value(source)
-    if type(grad) is np.ndarray and type(value) is np.ndarray and grad.shape == value.shape:
-        return grad
     shape = np.shape(value)
     if getattr(grad, "shape", ()) != shape:
         grad = np.broadcast_to(grad, shape).copy()

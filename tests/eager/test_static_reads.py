@@ -41,7 +41,7 @@ def in_a_loop(x, n):
 
 
 def _variant(fn):
-    return static.static_variant(compiler.reverse_unit(fn, (), eager=True))
+    return static.implicit_variant(compiler.reverse_unit(fn, (), eager=True))
 
 
 def test_variant_returns_the_variables_and_their_cotangents():
@@ -85,3 +85,45 @@ def test_reads_in_a_loop_use_the_general_code():
     assert _variant(in_a_loop) is None
     (grad, variable), = sg.implicit_gradients(in_a_loop)(np.array([1.0, 2.0]), 3)
     assert variable is A and np.allclose(grad, [3.0, 6.0])
+
+
+@sg.differentiable
+def decorated(x):
+    return np.sum(x * A) * B + np.sum(SWAPPED * x)
+
+
+def test_tape_call_runs_the_split_variant():
+    x = np.array([3.0, 4.0])
+    with sg.GradientTape() as tape:
+        y = decorated(x)
+    (node,) = tape._nodes
+    assert "_sg.variable_cotangent" not in node.functions["backward"].source
+    ga, gb, gs = tape.gradient(y, [A, B, SWAPPED])
+    assert np.allclose(ga, x * 3.0) and gb == pytest.approx(11.0) and np.allclose(gs, x)
+
+
+def test_tape_variant_with_some_variables_unwatched():
+    x = np.array([3.0, 4.0])
+    with sg.GradientTape(watch_accessed_variables=False, persistent=True) as tape:
+        tape.watch(B)
+        y = decorated(x)
+    assert tape.watched_variables() == (B,)
+    for _ in range(2):
+        ga, gb = tape.gradient(y, [A, B])
+        assert ga is None and gb == pytest.approx(11.0)
+
+
+def test_tape_variant_sees_a_rebound_global(monkeypatch):
+    x = np.array([3.0, 4.0])
+    other = sg.Variable(np.array([2.0, 2.0]))
+    with sg.GradientTape() as tape:
+        decorated(x)
+    monkeypatch.setitem(globals(), "SWAPPED", other)
+    with sg.GradientTape() as tape:
+        y = decorated(x)
+    assert np.allclose(tape.gradient(y, other), x)
+    monkeypatch.setitem(globals(), "SWAPPED", np.array([1.0, 1.0]))
+    with sg.GradientTape() as tape:
+        y = decorated(x)
+    assert tape.watched_variables() == (A, B)
+    assert y.numpy() == pytest.approx(33.0 + 7.0)
