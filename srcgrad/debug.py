@@ -98,6 +98,12 @@ def nan_checked(unit, role):
         callee = getattr(value, "unit", None)
         if callee is not None and callee is not unit and value is callee.functions["backward"]:
             namespace[alias] = nan_checked(callee, "backward")
+    for variant_role, alias in unit.module.functions.items():
+        if variant_role == f"scalar_{role}":   # the variant for scalar arguments
+            from srcgrad import compiler
+
+            variant = compiler.reverse_unit(unit.fn, unit.wrt, scalars=True)
+            namespace[alias] = nan_checked(variant, role)
     return checked
 
 

@@ -80,8 +80,9 @@ def test_annotation_costs_nothing_per_call(user):
 
 
 def test_check_nan_names_the_first_user_line_with_a_nan_adjoint(user):
-    x = np.array([1.0, 0.0])
-    for function in (user.root, user.through_callee):
+    cases = ((user.root, np.array([1.0, 0.0])), (user.root, 0.0),   # 0.0: scalar variant
+             (user.through_callee, 0.0))
+    for function, x in cases:
         with pytest.raises(FloatingPointError) as info:
             with np.errstate(divide="ignore"):
                 sg.grad(function, check_nan=True)(x)
