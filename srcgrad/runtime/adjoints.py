@@ -75,8 +75,8 @@ def sum_adjoint(g, a, axis, keepdims):
 
 
 def mean_adjoint(g, a, axis, keepdims):
-    count = np.size(a) if axis is None else np.prod(
-        [np.shape(a)[ax] for ax in (axis if isinstance(axis, tuple) else (axis,))])
+    count = np.size(a) if axis is None else math.prod(   # a Python int keeps float32
+        np.shape(a)[ax] for ax in (axis if isinstance(axis, tuple) else (axis,)))
     return sum_adjoint(g, a, axis, keepdims) / count
 
 

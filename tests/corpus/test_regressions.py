@@ -106,3 +106,9 @@ def test_std_var_and_astype_methods():
     gradient = sg.grad(statistics_methods)(m)
     np.testing.assert_allclose(gradient, numeric_grad(statistics_methods, [m], 0),
                                rtol=1e-6, atol=1e-8)
+
+
+def test_mean_along_an_axis_keeps_float32():
+    m = np.array([[0.2, -0.7, 1.1], [0.9, 0.4, -0.3]], dtype=np.float32)
+    gradient = sg.grad(lambda m: m.mean(axis=0).sum() * m.sum())(m)
+    assert gradient.dtype == np.float32
