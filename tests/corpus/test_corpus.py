@@ -7,14 +7,29 @@ the single-argument gradients. Array-valued programs are checked through ``vjp``
 <u, J v> (J v by central differences) against <J^T u, v>.
 """
 
+import copy
 import math
+import types
 
 import numpy as np
 import pytest
 
 import srcgrad as sg
 from tests.conftest import directional_check, numeric_grad
-from tests.corpus import arithmetic, arrays, calls, containers, control, vector_valued
+from tests.corpus import (
+    arithmetic,
+    arrays,
+    calls,
+    classes,
+    containers,
+    control,
+    language,
+    methods,
+    models,
+    structures,
+    vector_valued,
+)
+from tests.corpus.trees import assert_same_structure, cast_arrays, flatten, flatten_like, unflatten
 
 RTOL, ATOL = 1e-5, 1e-6
 
@@ -30,15 +45,29 @@ MAT33 = np.array([[1.0, 0.2, -0.3], [0.1, 0.7, 0.4], [-0.2, 0.5, 1.3]])
 # by each iteration and not saved, so every backward step sees the last call's.
 
 class Case:
-    def __init__(self, fn, *args, wrt=None, id=None, xfail=None):
+    def __init__(self, fn, *args, wrt=None, id=None, xfail=None, xfail_wrt=None,
+                 rejected=False):
         self.fn, self.args = fn, args
         self.xfail = xfail  # why the gradient is known to be wrong
+        self.xfail_wrt = xfail_wrt  # the arguments whose gradient is (default: all)
+        self.rejected = rejected  # srcgrad raises instead: value_and_grad fails too
         self.wrt = wrt if wrt is not None else tuple(
             i for i, a in enumerate(args) if not isinstance(a, (int, np.integer)))
-        self.id = id or fn.__name__
+        self.id = id or getattr(fn, "__name__", type(fn).__name__)
 
     def fresh_args(self):
-        return [a.copy() if isinstance(a, np.ndarray) else a for a in self.args]
+        return copy.deepcopy(list(self.args))
+
+    def along(self, index):
+        """(f of one flat vector of ``args[index]``'s float leaves, that vector)."""
+        primal = self.args[index]
+
+        def f(vector):
+            args = self.fresh_args()
+            args[index] = unflatten(primal, vector)
+            return self.fn(*args)
+
+        return f, flatten(primal)
 
 
 SCALAR_CASES = [
@@ -170,6 +199,149 @@ SCALAR_CASES += [
     Case(lambda x: np.sum(np.tanh(x) ** 2), VEC3, id="lambda_inline"),
 ]
 
+RNG = np.random.default_rng(2024)
+SELF_METHOD = "a method calling another method of self is an unknown call (MissingRuleError)"
+X43 = np.array([[0.5, -1.2, 0.3], [1.1, 0.4, -0.7], [-0.6, 0.9, 1.4], [0.2, -0.3, -1.0]])
+Y4 = np.array([1.0, 0.0, 1.0, 1.0])
+SIGNS4 = np.array([1.0, -1.0, 1.0, -1.0])
+VEC6 = np.array([0.4, -0.9, 1.3, 0.2, -0.5, 0.8])
+SEQ = np.array([[0.5, -0.3], [0.1, 0.8], [-0.7, 0.4]])
+
+SCALAR_CASES += [
+    # well-known models
+    Case(models.logistic_regression, np.array([0.4, -0.3, 0.2]), X43, Y4),
+    Case(models.logistic_regression_l2, np.array([0.4, -0.3, 0.2]), 0.1, X43, SIGNS4),
+    Case(models.softmax_regression, 0.3 * RNG.standard_normal((3, 4)), X43,
+         np.array([0, 3, 1, 2]), wrt=(0, 1)),
+    Case(models.mlp_dict_params, {"W1": 0.5 * RNG.standard_normal((3, 4)),
+                                  "b1": np.array([0.1, -0.2, 0.05, 0.3]),
+                                  "W2": 0.5 * RNG.standard_normal((4, 1)),
+                                  "b2": np.array([0.2])}, X43, Y4),
+    Case(models.rnn_loss, models.init_rnn(2, 3), SEQ, np.array([0.3, -0.4, 0.8])),
+    Case(models.rnn_hidden_states, 0.5 * RNG.standard_normal((3, 2)),
+         0.5 * RNG.standard_normal((3, 3)), SEQ),
+    Case(models.lstm_sequence_loss, 0.4 * RNG.standard_normal((8, 2)),
+         0.4 * RNG.standard_normal((8, 2)), 0.1 * RNG.standard_normal(8), SEQ),
+    Case(models.bilinear_layer, VEC3, np.array([0.6, -0.4]), 0.5 * RNG.standard_normal((2, 3, 2)),
+         np.array([0.1, -0.3])),
+    Case(models.bilinear_batched, SEQ, SEQ[::-1].copy(), 0.5 * RNG.standard_normal((3, 2, 2))),
+    Case(models.gmm_log_likelihood, np.array([0.2, -0.5, 0.1]), np.array([-1.0, 0.3, 1.5]),
+         np.array([-0.2, 0.1, -0.4]), np.array([-1.3, 0.2, 0.9, 1.7, -0.4])),
+    Case(models.rosenbrock, np.array([0.9, 1.2, 0.8, 1.05])),
+    Case(models.gp_negative_log_marginal_likelihood, -0.2, 0.3, -1.5,
+         np.array([[0.1, 0.5], [0.7, -0.3], [-0.4, 0.9], [1.1, 0.2]]),
+         np.array([0.5, -0.2, 0.9, 0.1])),
+    Case(models.gaussian_nll, 0.3, -0.4, VEC4),
+    Case(models.linear_regression_ridge, np.array([0.4, -0.3, 0.2]), X43, Y4),
+    Case(models.huber_loss, np.array([0.3, 2.2, -1.7, 0.9]), np.array([0.1, 0.4, 0.2, 1.1])),
+    Case(models.poisson_regression, np.array([0.2, -0.1, 0.3]), X43,
+         np.array([1.0, 0.0, 3.0, 2.0])),
+    Case(models.scaled_dot_product_attention, SEQ, SEQ[[1, 2, 0]],
+         0.5 * RNG.standard_normal((3, 2))),
+    Case(models.batch_norm, X43, np.array([1.2, 0.8, -0.5]), np.array([0.1, 0.0, -0.2])),
+    Case(models.conv1d_valid, VEC6, np.array([0.5, -0.3, 0.8])),
+    Case(models.vae_elbo, np.array([0.3, -0.2]), np.array([-0.5, 0.2]),
+         0.5 * RNG.standard_normal((3, 2)), VEC3, np.array([0.4, -1.1])),
+    Case(models.network_loss, models.NeuralNet([3, 4, 1]), X43, Y4,
+         xfail="calling an argument that is an object with __call__ (net(X)) is an unknown call",
+         xfail_wrt=(0, 1), rejected=True),
+    Case(models.Regressor(X43, Y4), np.array([0.4, -0.3, 0.2]), 0.15, id="regressor_call"),
+    # classes
+    Case(classes.Polynomial([0.5, -1.0, 0.3, 0.2]).squared_error, 1.3, 0.4,
+         id="method_polynomial", xfail=SELF_METHOD, xfail_wrt=(0,), rejected=True),
+    Case(classes.Dense(MAT23, np.array([0.1, -0.2])).loss, VEC3, np.array([0.3, -0.5]),
+         id="method_dense_loss", xfail=SELF_METHOD, xfail_wrt=(0,), rejected=True),
+    Case(classes.Dense(MAT23, np.array([0.1, -0.2])).loss_of_weights, MAT23, VEC3,
+         id="method_weights_argument"),
+    Case(classes.Quadratic(MAT33 @ MAT33.T, VEC3), POS3, id="callable_quadratic"),
+    Case(classes.Scaled(), VEC3, POS3, id="callable_class_attribute"),
+    Case(classes.stacked_layers, classes.Stack([classes.Dense(MAT33, VEC3),
+                                                classes.Dense(MAT23, np.array([0.2, 0.1]))]),
+         POS3),
+    Case(classes.attribute_params, types.SimpleNamespace(slope=0.8, intercept=-0.3), VEC3),
+    Case(classes.dataclass_loss, classes.LinearParams(np.array([0.4, -0.3, 0.2]), 0.1), X43, Y4),
+    Case(classes.dataclass_nll, classes.GaussianParams(np.array([0.2, -0.1]),
+                                                       np.array([0.3, -0.2])), SEQ),
+    Case(classes.namedtuple_loss, classes.Affine(MAT23, np.array([0.1, -0.2])), VEC3),
+    Case(classes.namedtuple_unpacked, classes.Affine(MAT23, np.array([0.1, -0.2])), VEC3),
+    Case(classes.list_of_namedtuples, [classes.Affine(MAT33, VEC3),
+                                       classes.Affine(MAT23, np.array([0.2, 0.1]))], POS3),
+    Case(classes.object_method_call, 0.7,
+         xfail="a method of an object built in the function (poly.evaluate) is an unknown call",
+         rejected=True),
+    # containers as arguments and working state
+    Case(structures.tuple_argument, (VEC3, POS3)),
+    Case(structures.list_argument, [VEC3, MAT22, 0.4]),
+    Case(structures.dict_argument, {"w": VEC3, "scale": 1.5, "shift": 0.2}),
+    Case(structures.nested_structure, {"layers": [MAT23, MAT22], "x": VEC3,
+                                       "extra": (0.5, 1.5)}),
+    Case(structures.dict_of_lists, {"weights": [MAT33, MAT23],
+                                    "biases": [VEC3, np.array([0.1, 0.2])]}, POS3),
+    Case(structures.unused_dict_entry, {"used": VEC3, "unused": MAT22}, POS3),
+    Case(structures.append_in_loop, VEC4),
+    Case(structures.extend_list, VEC3, POS3),
+    Case(structures.append_arrays_then_stack, VEC3),
+    Case(structures.dict_writes_in_loop, VEC4),
+    Case(structures.dict_accumulate, VEC4),
+    Case(structures.dict_items_loop, {"weights": MAT22, "bias": VEC3},
+         xfail="dict.items() on values being differentiated has no rule", rejected=True),
+    Case(structures.dict_values_sum, {"a": VEC3, "b": 0.7},
+         xfail="dict.values() on values being differentiated has no rule", rejected=True),
+    Case(structures.list_item_overwrite, VEC3),
+    Case(structures.tuple_result_unpacked, VEC4),
+    Case(structures.list_pop_and_index, VEC3),
+    # language
+    Case(language.list_comprehension, VEC4),
+    Case(language.generator_in_sum, VEC4),
+    Case(language.comprehension_with_condition, VEC4, 1.5),
+    Case(language.dict_comprehension, VEC3),
+    Case(language.nested_comprehension, MAT33),
+    Case(language.comprehension_over_zip, VEC3, POS3),
+    Case(language.enumerate_loop, POS3),
+    Case(language.reversed_and_zip, VEC3, POS3),
+    Case(language.lambda_local, VEC3),
+    Case(language.lambda_captures_argument, VEC3, 1.3),
+    Case(language.nested_def_closure, VEC3, 0.6),
+    Case(language.closure_over_local, VEC4),
+    Case(language.nested_def_with_loop, VEC4),
+    Case(language.star_args_callee, VEC3, POS3, rejected=True,
+         xfail="a value passed through a callee's *args is rejected (TransformError)"),
+    Case(language.kwargs_callee, VEC3),
+    Case(language.keyword_only, POS3),
+    Case(language.keyword_only_callee, VEC3, 0.4),
+    Case(language.with_errstate, VEC3),
+    Case(language.with_nullcontext, VEC3),
+    Case(language.try_finally, VEC3),
+    Case(language.assert_and_print, VEC3),
+    Case(language.ternary_in_loop, VEC4),
+    Case(language.while_with_tolerance, 2.0),
+    Case(language.default_from_global, VEC4),
+    Case(language.multiple_returns, POS3, id="multiple_returns_scaled"),
+    Case(language.multiple_returns, POS3 / 2.0, id="multiple_returns_plain"),
+    # array methods and attributes
+    Case(methods.sum_mean_methods, MAT23),
+    Case(methods.max_min_methods, MAT23),
+    Case(methods.prod_method, VEC4),
+    Case(methods.dot_method, MAT23, VEC3),
+    Case(methods.reshape_methods, VEC6),
+    Case(methods.transpose_and_T, MAT23),
+    Case(methods.transpose_axes, 0.1 * np.arange(24.0).reshape(2, 3, 4) - 1.0),
+    Case(methods.ravel_flatten, MAT23),
+    Case(methods.copy_then_write, VEC3),
+    Case(methods.astype_float, VEC3),
+    Case(methods.clip_method, np.array([-0.9, -0.2, 0.35, 0.8]),
+         xfail="x.clip(min=...) keywords do not bind to the numpy.clip row (a_min, a_max)",
+         rejected=True),
+    Case(methods.squeeze_method, VEC3),
+    Case(methods.std_var_methods, MAT23),
+    Case(methods.cumsum_method, VEC4),
+    Case(methods.shape_ndim_size, MAT23),
+    Case(methods.shape_driven_loop, MAT23),
+    Case(methods.chained_methods, 0.6 * MAT23),
+    Case(methods.normalise_rows, MAT23),
+    Case(methods.standardise, VEC6),
+]
+
 VECTOR_CASES = [
     Case(vector_valued.elementwise, VEC3),
     Case(vector_valued.rotate, 0.4, np.array([1.0, 2.0])),
@@ -180,17 +352,22 @@ VECTOR_CASES = [
 ]
 
 
-def _marks(case):
-    return [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+def _marks(case, index=None, gradients=True):
+    """The strict xfail mark of a known failure: for the gradient w.r.t. ``index`` (all
+    of them when None), and, for a program srcgrad rejects, for its other tests too."""
+    applies = gradients or case.rejected
+    if index is not None and case.xfail_wrt is not None:
+        applies = index in case.xfail_wrt
+    return [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail and applies else []
 
 
 def _by_wrt(cases):
-    return [pytest.param(case, i, id=f"{case.id}-wrt{i}", marks=_marks(case))
+    return [pytest.param(case, i, id=f"{case.id}-wrt{i}", marks=_marks(case, i))
             for case in cases for i in case.wrt]
 
 
 def _each(cases, gradients=True):
-    return [pytest.param(case, id=case.id, marks=_marks(case) if gradients else [])
+    return [pytest.param(case, id=case.id, marks=_marks(case, gradients=gradients))
             for case in cases]
 
 
@@ -201,15 +378,18 @@ def _close(actual, expected):
 @pytest.mark.parametrize("case, index", _by_wrt(SCALAR_CASES))
 def test_directional_derivative(case, index):
     gradient = sg.grad(case.fn, wrt=index)(*case.fresh_args())
-    assert np.shape(gradient) == np.shape(case.args[index])
-    numeric, analytic = directional_check(case.fn, case.fresh_args(), index, gradient)
+    primal = case.args[index]
+    assert_same_structure(gradient, primal)
+    f, x = case.along(index)
+    numeric, analytic = directional_check(f, [x], 0, flatten_like(gradient, primal))
     assert math.isclose(analytic, numeric, rel_tol=RTOL, abs_tol=ATOL)
 
 
 @pytest.mark.parametrize("case, index", _by_wrt(SCALAR_CASES))
 def test_elementwise_finite_differences(case, index):
     gradient = sg.grad(case.fn, wrt=index)(*case.fresh_args())
-    _close(gradient, numeric_grad(case.fn, case.fresh_args(), index))
+    f, x = case.along(index)
+    _close(flatten_like(gradient, case.args[index]), numeric_grad(f, [x], 0))
 
 
 @pytest.mark.parametrize("case", _each(SCALAR_CASES, gradients=False))
@@ -223,7 +403,8 @@ def test_tuple_wrt_matches_single_wrt(case):
     together = sg.grad(case.fn, wrt=case.wrt)(*case.fresh_args())
     assert isinstance(together, tuple) and len(together) == len(case.wrt)
     for index, gradient in zip(case.wrt, together):
-        _close(gradient, numeric_grad(case.fn, case.fresh_args(), index))
+        f, x = case.along(index)
+        _close(flatten_like(gradient, case.args[index]), numeric_grad(f, [x], 0))
 
 
 @pytest.mark.parametrize("case", _each(SCALAR_CASES, gradients=False))
@@ -231,7 +412,7 @@ def test_inputs_are_not_mutated(case):
     args = case.fresh_args()
     sg.value_and_grad(case.fn, wrt=case.wrt)(*args)
     for before, after in zip(case.args, args):
-        np.testing.assert_array_equal(before, after)
+        np.testing.assert_array_equal(flatten(before), flatten(after))
 
 
 @pytest.mark.parametrize("case, index", _by_wrt(VECTOR_CASES))
@@ -267,6 +448,35 @@ def test_vjp_elementwise(case, index):
     _close(backward(u), numeric_grad(projected, case.fresh_args(), index))
 
 
+FLOAT32_PROGRAMS = {   # id -> why its gradient is known not to be float32 (None: it is)
+    "logistic_regression": None, "mlp_dict_params": None, "dataclass_loss": None,
+    "namedtuple_loss": None, "list_comprehension": None, "enumerate_loop": None,
+    "sum_mean_methods": None, "std_var_methods": None, "ravel_flatten": None,
+    "append_in_loop": None,
+    "rnn_loss": "the program computes in float64 (np.zeros state); the gradient is not cast back",
+    "gmm_log_likelihood": "np.squeeze(np.max(a, keepdims=True)) gives a float64 cotangent",
+}
+
+
+def _float32_marks(case):
+    reason = FLOAT32_PROGRAMS[case.id]
+    return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=_float32_marks(c))
+                                  for c in SCALAR_CASES if c.id in FLOAT32_PROGRAMS])
+def test_float32_arguments_get_float32_gradients(case):
+    """float32 arrays in, float32 gradients out, agreeing with finite differences of the
+    float64 program to float32 accuracy."""
+    args = [cast_arrays(a, np.float32) for a in case.fresh_args()]
+    gradients = sg.grad(case.fn, wrt=case.wrt)(*args)
+    for index, gradient in zip(case.wrt, gradients):
+        assert_same_structure(gradient, args[index])
+        f, x = case.along(index)
+        np.testing.assert_allclose(flatten_like(gradient, args[index]), numeric_grad(f, [x], 0),
+                                   rtol=2e-3, atol=2e-4)
+
+
 def test_corpus_size():
     programs = {c.fn for c in SCALAR_CASES + VECTOR_CASES}
-    assert len(programs) >= 70
+    assert len(programs) >= 150
