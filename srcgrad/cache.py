@@ -105,7 +105,8 @@ class Entry:
             return
         by_object = {id(obj): dotted for dotted, obj in sorted(self.names.items())}
         callees = []
-        for callee, aliases in callee_aliases.items():
+        for key, aliases in callee_aliases.items():
+            callee = key[0] if isinstance(key, tuple) else key
             if len(aliases) == 3:
                 if id(callee) not in by_object:
                     return

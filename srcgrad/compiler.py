@@ -131,23 +131,21 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     fn_names = {role: namer.fresh(f"{base}_{role}") for role in roles}
     normalize_function(parsed, namer, eager=eager)
 
-    callee_aliases = {}   # callee fn -> (forward alias, backward alias)
+    callee_aliases = {}   # (callee fn, wrt) -> (forward alias, backward alias[, unit])
 
-    def callee_names(callee):
-        if callee not in callee_aliases:
-            import inspect
-
-            params = tuple(inspect.signature(callee).parameters)
-            # One parameter: the callee's backward returns its gradient, not a 1-tuple.
-            callee_unit = _compile(callee, params[0] if len(params) == 1 else params,
-                                   created, eager)
+    def callee_names(callee, callee_wrt):
+        """Names of ``callee``'s split pair w.r.t. ``callee_wrt`` (the parameters whose
+        arguments carry derivatives at the call; one name: a single gradient)."""
+        key = (callee, callee_wrt)
+        if key not in callee_aliases:
+            callee_unit = _compile(callee, callee_wrt, created, eager)
             if callee_unit is unit:
-                callee_aliases[callee] = (fn_names["forward"], fn_names["backward"])
+                callee_aliases[key] = (fn_names["forward"], fn_names["backward"])
             else:
                 name = callee.__name__ if callee.__name__ != "<lambda>" else "lambda_"
-                callee_aliases[callee] = (namer.fresh(f"{name}_forward"),
-                                          namer.fresh(f"{name}_backward"), callee_unit)
-        return callee_aliases[callee][:2]
+                callee_aliases[key] = (namer.fresh(f"{name}_forward"),
+                                       namer.fresh(f"{name}_backward"), callee_unit)
+        return callee_aliases[key][:2]
 
     wrt_names = (wrt,) if isinstance(wrt, str) else wrt
     result = ReverseMode(parsed, parsed.node, wrt_names, namer, callee_names, eager,

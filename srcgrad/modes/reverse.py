@@ -30,7 +30,7 @@ from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import classify_call
+from srcgrad.modes.calls import classify_call, generated_variant
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES
@@ -61,7 +61,8 @@ class ReverseMode:
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
-                                         self.reads_variable if eager else None)
+                                         self.reads_variable if eager else None,
+                                         self.updated_container)
         self.maybe_defined = defined_names(self.cfg, self.params)
         self.surely_defined = defined_names(self.cfg, self.params, definitely=True)
         self.stack = namer.fresh("stack")
@@ -92,8 +93,21 @@ class ReverseMode:
             return self.call_info(value).kind != "nondiff"
         return True
 
+    def updated_container(self, stmt):
+        """The local a bare call to an in-place helper row updates, or None."""
+        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
+            info = self.call_info(stmt.value)
+            if info.kind == "rule" and info.rule.inplace and info.args \
+                    and isinstance(info.args[0], gast.Name):
+                return info.args[0].id
+        return None
+
     def call_info(self, call):
-        return classify_call(self.parsed, call, self.locals)
+        info = classify_call(self.parsed, call, self.locals)
+        specialized = generated_variant(info.target)
+        if info.kind == "unknown" and specialized is not None:
+            info = dataclasses.replace(info, kind="user", target=specialized)
+        return info
 
     def call_gives_scalar(self, call, is_scalar_atom):
         """Does this call surely return a scalar (given which atoms are scalars)?"""
@@ -170,7 +184,21 @@ class ReverseMode:
         if isinstance(stmt, gast.Try):
             return [gast.Try(body=self.forward_block(stmt.body) or [gast.Pass()], handlers=[],
                              orelse=[], finalbody=self.forward_block(stmt.finalbody))]
+        if isinstance(stmt, gast.Expr):
+            return self.forward_bare_call(stmt)
         return [stmt]
+
+    def forward_bare_call(self, stmt):
+        """A bare call to an in-place helper that overwrites an item (``definplace`` with
+        ``saves``) saves the item first, as ``x[i] = v`` does, for the backward sweep to
+        restore."""
+        inplace = self.inplace_call(stmt.value)
+        if inplace is None or inplace[0].saves is None:
+            return [stmt]
+        rule, values = inplace
+        base = values[rule.params[0]]
+        saved = syntax.quote_expr("_sg.saved_item(x, i)", x=base, i=values[rule.saves])
+        return [self.push(base.id, saved, stmt), stmt]
 
     def forward_assign(self, stmt):
         value = stmt.value
@@ -178,7 +206,7 @@ class ReverseMode:
         if isinstance(value, gast.Call) and self.is_active(stmt, target):
             info = self.call_info(value)
             if info.kind == "user":
-                fwd_name, _ = self.callee_names(info.target)
+                fwd_name, _ = self.callee_names(info.target, self.call_wrt(stmt, info)[2])
                 self.callees.append(info.target)
                 residual = self.call_residual(stmt, info)
                 call = gast.Call(func=syntax.name(fwd_name), args=value.args,
@@ -191,6 +219,18 @@ class ReverseMode:
                                       maybe_undefined=True), out]
                 return out
         return stmt
+
+    def call_wrt(self, stmt, info):
+        """(parameters, their argument atoms, the callee's wrt) for a user call: the
+        callee is differentiated only w.r.t. parameters whose arguments carry a
+        derivative (every parameter in eager units, whose callees may read Variables)."""
+        import inspect
+
+        params = list(inspect.signature(info.target).parameters)
+        bound = self.rules.bind_user_call(stmt, info, params)
+        active = tuple(p for p in params if p in bound and (
+            self.eager or self.varied(stmt, bound[p])))
+        return params, bound, (active[0] if len(active) == 1 else active)
 
     def call_residual(self, stmt, info):
         if id(stmt) not in self._call_residuals:
@@ -267,7 +307,12 @@ class ReverseMode:
             if isinstance(target, gast.Subscript):
                 return self.backward_subscript_write(stmt, target, state)
             out = []
-            if target.id in state and self.is_active(stmt, target.id):
+            inplace = self.inplace_call(stmt.value)
+            if _list_pop(stmt.value):   # even without a cotangent: keeps lists aligned
+                out += self.pop_adjoint(stmt, stmt.value, target.id, state)
+            elif inplace is not None:
+                out += self.inplace_adjoint(stmt, *inplace, target.id, state)
+            elif target.id in state and self.is_active(stmt, target.id):
                 out += self.adjoint_of(stmt, target.id, stmt.value, state)
             if id(stmt) in self._call_residuals and self.loop_depth > 0:
                 out.append(self.pop(self._call_residuals[id(stmt)]))
@@ -290,15 +335,35 @@ class ReverseMode:
         return []
 
     def backward_bare_call(self, stmt, state):
-        """``lst.append(v)`` / ``lst.extend(vs)``: the last cotangents of ``lst`` go back
-        to ``v`` / ``vs``. Other calls on values being differentiated are rejected."""
+        """List growth and pops, and in-place helpers (rule rows made by ``definplace``);
+        any other bare call on values being differentiated is rejected."""
         call = stmt.value
         method = _list_growth(call)
-        if method is None:
+        if method is not None:
+            return self.growth_adjoint(stmt, call, method, state)
+        if _list_pop(call):
+            return self.pop_adjoint(stmt, call, None, state)
+        inplace = self.inplace_call(call)
+        if inplace is None:
             self.check_bare_call(stmt)
             return []
+        rule, values = inplace
+        out = self.inplace_adjoint(stmt, rule, values, None, state)
+        if rule.saves is not None:
+            base = values[rule.params[0]]
+            restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
+                                   i=values[rule.saves], stack=self.stack)[0]
+            restore.saved = base.id
+            out.append(restore)
+        return out
+
+    def growth_adjoint(self, stmt, call, method, state):
+        """``lst.append(v)`` / ``lst.extend(vs)``: the last cotangents of ``lst`` go back to
+        ``v`` / ``vs``. A list's cotangent is aligned with the list's contents at the same
+        point of the forward sweep, so once ``lst`` may carry a derivative, its growth is
+        undone even on a zero cotangent (a later read must find its item's place)."""
         base, item = call.func.value.id, call.args[0]
-        if base not in state:
+        if base not in state and not self.varied(stmt, call.func.value):
             return []
         out = self.own(base, state)
         count = "" if method == "append" else ", len(v)"
@@ -309,15 +374,76 @@ class ReverseMode:
             out.append(gast.Expr(value=part))
         return out
 
+    def pop_adjoint(self, stmt, call, target, state):
+        """``x = lst.pop()`` / ``lst.pop(i)``: the cotangent of ``x`` (zeros when it has
+        none) goes back on ``lst``'s cotangent where the item was."""
+        base = call.func.value
+        if base.id not in state and not self.varied(stmt, base):
+            return []
+        if target is not None and target in state:
+            g = syntax.name(self.namer.adjoint(target))
+        else:
+            g = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else syntax.const(None)
+        out = self.own(base.id, state)
+        dbase = self.namer.adjoint(base.id)
+        if call.args:
+            return out + syntax.quote("_sg.unpop_at(d, i, g)", d=dbase, i=call.args[0], g=g)
+        return out + syntax.quote("_sg.unpop(d, g)", d=dbase, g=g)
+
+    def inplace_call(self, call):
+        """(rule, bound arguments) when ``call`` calls an in-place rule row on a local."""
+        if not isinstance(call, gast.Call):
+            return None
+        info = self.call_info(call)
+        if info.kind != "rule" or not info.rule.inplace:
+            return None
+        values = self.rules.bind(call, info.rule, info.args, info.keywords)
+        return (info.rule, values) if isinstance(values[info.rule.params[0]], gast.Name) \
+            else None
+
+    def inplace_adjoint(self, stmt, rule, values, target, state):
+        """The functional update behind an in-place call: the other arguments' cotangents
+        are read from ``g`` (the updated value's cotangent), then ``rule.update`` turns
+        ``g`` into the cotangent before the call."""
+        base = values[rule.params[0]].id
+        has_result = target is not None and target in state
+        if base not in state and not has_result and not (
+                rule.resizes and self.varied(stmt, values[rule.params[0]])):
+            return []
+        if has_result:
+            g_ans = syntax.name(self.namer.adjoint(target))
+        else:
+            g_ans = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else \
+                syntax.const(None)
+        out = self.own(base, state) if rule.update is not None else []
+        if base not in state:
+            return out
+        subs = dict(values, g=syntax.name(self.namer.adjoint(base)), g_ans=g_ans)
+        for param, template in rule.adjoints.items():
+            atom = values.get(param)
+            if isinstance(atom, gast.Name) and self.varied(stmt, atom):
+                out += self.accumulate(atom.id, syntax.quote_expr(template, **subs), state)
+        if rule.update is not None:
+            out += syntax.quote(rule.update, **subs)
+        return out
+
     def check_bare_call(self, stmt):
+        """A call whose value is dropped may still change what it is given: with no rule
+        saying how, a derivative would be lost, so it is an error."""
         call = stmt.value
-        if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute):
-            base = call.func.value
-            if isinstance(base, gast.Name) and base.id in self.locals and (
-                    self.varied(stmt, base) or any(self.varied(stmt, a) for a in call.args)):
-                raise self.parsed.error(
-                    f"the in-place method call `.{call.func.attr}()` on a value being "
-                    "differentiated is not supported yet", stmt)
+        if not isinstance(call, gast.Call):
+            return
+        info = self.call_info(call)
+        if info.kind == "nondiff" or (info.kind == "rule" and not info.rule.inplace):
+            return
+        operands = list(info.args or []) + [value for _, value in info.keywords or []]
+        if any(self.varied(stmt, atom) for atom in operands):
+            what = f"`{info.name}`" if info.kind != "unknown" or not info.name.startswith(".") \
+                else f"the in-place method call `{info.name}`"
+            raise self.parsed.error(
+                f"{what} is called for its effect on values being differentiated, and "
+                "srcgrad has no rule for what it does in place; assign its result "
+                "instead, or register the update with srcgrad.rules.definplace", stmt)
 
     def adjoint_of(self, stmt, target, value, state):
         g = self.namer.adjoint(target)
@@ -402,21 +528,18 @@ class ReverseMode:
         return out
 
     def user_call_adjoint(self, stmt, info, g, state):
-        import inspect
-
-        _, bwd_name = self.callee_names(info.target)
-        params = list(inspect.signature(info.target).parameters)
-        bound = self.rules.bind_user_call(stmt, info, params)
-        grads = [self.rules.grad_name(stmt, p, info.target.__name__) if p in bound else "_"
-                 for p in params]
+        _, bound, callee_wrt = self.call_wrt(stmt, info)
+        _, bwd_name = self.callee_names(info.target, callee_wrt)
+        wrt = (callee_wrt,) if isinstance(callee_wrt, str) else callee_wrt
+        grads = [self.rules.grad_name(stmt, p, info.target.__name__) for p in wrt]
         residual = self.call_residual(stmt, info)
-        targets = syntax.name(grads[0], True) if len(grads) == 1 else \
+        targets = syntax.name(grads[0], True) if isinstance(callee_wrt, str) else \
             syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
         call = syntax.call(syntax.name(bwd_name), [syntax.name(residual), syntax.name(g)])
         out = [syntax.assign(targets, call)]
-        for param, grad in zip(params, grads):
-            atom = bound.get(param)
-            if atom is not None and self.varied(stmt, atom):
+        for param, grad in zip(wrt, grads):
+            atom = bound[param]
+            if self.varied(stmt, atom):
                 out += self.accumulate(atom.id, syntax.name(grad), state)
         return out
 
@@ -597,6 +720,13 @@ def _list_growth(call):
             and len(call.args) == 1 and not call.keywords):
         return call.func.attr
     return None
+
+
+def _list_pop(call):
+    """Is ``call`` ``name.pop()`` or ``name.pop(i)`` (a list's last or i-th item)?"""
+    return (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
+            and call.func.attr == "pop" and isinstance(call.func.value, gast.Name)
+            and len(call.args) <= 1 and not call.keywords)
 
 
 def _is_range(expr):

@@ -89,12 +89,28 @@ class RuleExpander:
             isinstance(o, gast.Name) and o.id == mine.id) for o in others)
 
     def bind_user_call(self, stmt, info, params):
-        """Map a user function's parameter names to the call's argument atoms."""
-        bound = dict(zip(params, info.args))
+        """Map a user function's named parameters to the call's argument atoms. Extra
+        arguments go to its ``*args`` / ``**kwargs``, which must not carry derivatives."""
+        import inspect
+
+        kinds = {p.name: p.kind for p in inspect.signature(info.target).parameters.values()}
+        named = [p for p in params if kinds[p] not in (inspect.Parameter.VAR_POSITIONAL,
+                                                      inspect.Parameter.VAR_KEYWORD)]
+        positional = [p for p in named if kinds[p] != inspect.Parameter.KEYWORD_ONLY]
+        bound = dict(zip(positional, info.args))
+        extra = list(info.args[len(positional):])
         for key, value in info.keywords:
-            if key not in params:
+            if key in named:
+                bound[key] = value
+            elif inspect.Parameter.VAR_KEYWORD in kinds.values():
+                extra.append(value)
+            else:
                 raise TransformError(f"{info.name}() got an unexpected keyword argument {key!r}")
-            bound[key] = value
+        if any(self.mode.varied(stmt, atom) for atom in extra):
+            raise self.mode.parsed.error(
+                f"a value being differentiated is passed to {info.name}() through its "
+                "*args or **kwargs, which is not supported yet; pass it as a named parameter",
+                stmt)
         return bound
 
     def grad_name(self, stmt, param, callee):

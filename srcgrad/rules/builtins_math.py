@@ -31,6 +31,8 @@ defelementwise(math.hypot, "x / ans", "y / ans")
 defelementwise(math.fabs, "math.copysign(1.0, x)")
 defelementwise(math.erf, "2 / math.sqrt(math.pi) * math.exp(-x ** 2)")
 defelementwise(math.erfc, "-2 / math.sqrt(math.pi) * math.exp(-x ** 2)")
+defelementwise(math.lgamma, "_sg.digamma(x)")
+defelementwise(math.gamma, "ans * _sg.digamma(x)")
 defelementwise(math.degrees, "180 / math.pi")
 defelementwise(math.radians, "math.pi / 180")
 

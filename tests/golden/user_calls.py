@@ -8,7 +8,7 @@ def helper_chain_grad(x):
     d_square = _sg.seed(_square)
     dx_square = square_backward(square_saved_1, d_square)
     dz = dx_square
-    dx_affine, dw_affine, _ = affine_backward(affine_saved, dz)
+    dx_affine, dw_affine = affine_backward(affine_saved, dz)
     dx_square_1 = square_backward(square_saved, dx_affine)
     dx = dw_affine + dx_square_1
     return dx

@@ -95,6 +95,8 @@ ROWS = [
     row("math.hypot", lambda x, y: math.hypot(x, y), scalar(), scalar(0.5, 2.0)),
     row("math.fabs", lambda x: math.fabs(x), scalar(0.5, 2.0)),
     row("math.erf", lambda x: math.erf(x), scalar()),
+    row("math.lgamma", lambda x: math.lgamma(x), scalar(0.3, 6.0)),
+    row("math.gamma", lambda x: math.gamma(x), scalar(0.3, 4.0)),
     row("math.erfc", lambda x: math.erfc(x), scalar()),
     row("math.degrees", lambda x: math.degrees(x), scalar()),
     row("math.radians", lambda x: math.radians(x), scalar()),
