@@ -20,7 +20,7 @@ import dataclasses
 import inspect
 import weakref
 
-from srcgrad import compiler, syntax
+from srcgrad import compiler, debug, syntax
 from srcgrad.codegen import emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.frontend.fence import check_function
@@ -111,6 +111,7 @@ def _compile(fn, wrt, created):
     unit.module = emit.render_module(header, [("jvp", function)])
     unit.namespace = loader.LiveGlobals(parsed.fn)
     unit.filename = loader.load(unit.module.source, fn.__qualname__ + " jvp", unit.namespace)
+    debug.annotate_lines(unit)
     unit.functions = {"jvp": unit.namespace[jvp_name]}
     unit.jvp.source = unit.source
     unit.jvp.unit = unit

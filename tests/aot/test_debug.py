@@ -96,3 +96,10 @@ def test_check_nan_is_silent_on_finite_gradients(user):
     assert np.allclose(sg.grad(user.through_callee, check_nan=True)(x), [2.0, 1.5])
     value, grad = sg.value_and_grad(user.root, check_nan=True)(x)
     assert value == 6.0 and np.allclose(grad, [1.0, 0.5])
+
+
+def test_forward_mode_tracebacks_name_the_user_line_too(user):
+    with pytest.raises(ValueError) as info:
+        sg.jvp(user.loss)(np.ones(4), np.ones(3), np.ones(4))
+    text = "".join(traceback.format_exception(info.value))
+    assert f"# from user_debug.py:{line_of('    h = scale(x, w)')}: h = scale(x, w)" in text
