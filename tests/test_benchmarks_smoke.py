@@ -8,21 +8,8 @@ import srcgrad as sg
 from benchmarks import workloads
 from tests.conftest import directional_check
 
-KNOWN_FAILURES = {
-    "gmm": "MissingRuleError for math.lgamma: a helper called with constants is compiled "
-           "as if all its parameters were differentiated",
-}
 
-
-def _params():
-    for name in workloads.NAMES:
-        marks = ()
-        if name in KNOWN_FAILURES:
-            marks = pytest.mark.xfail(reason=KNOWN_FAILURES[name], strict=False)
-        yield pytest.param(name, marks=marks, id=name)
-
-
-@pytest.mark.parametrize("name", list(_params()))
+@pytest.mark.parametrize("name", workloads.NAMES)
 def test_workload_gradient_matches_finite_differences(name):
     workload = workloads.load(name)
     args = workload.inputs("tiny")
