@@ -31,8 +31,14 @@ class WorkloadResult:
 
 
 def _failure(error):
+    """(cell text, full text): the cell names the error and its first informative line."""
     text = f"{type(error).__name__}: {error}".strip()
-    return f"fails: {text.splitlines()[0]}", text
+    informative = [line.strip() for line in str(error).splitlines()
+                   if line.strip().strip("=-") and not line.strip().endswith("Error")]
+    summary = informative[0] if informative else ""
+    if len(summary) > 120:
+        summary = summary[:117] + "..."
+    return f"fails: {type(error).__name__}: {summary}".rstrip(": "), text
 
 
 def _prepare_all(workload, args, all_tools):
