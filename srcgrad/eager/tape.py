@@ -211,22 +211,25 @@ class GradientTape:
         for target, seed in zip(targets, seeds):
             if id(target) in self._tracked:
                 _accumulate(cotangents, id(target), seed)
+        get = cotangents.get
         for node in reversed(self._nodes):
-            gs = _output_cotangents(node.outputs, cotangents)
-            if gs is None:
+            outputs = node.outputs
+            gs = [get(id(outputs[0]))] if len(outputs) == 1 else \
+                _output_cotangents(outputs, cotangents)
+            if gs is None or gs[0] is None and len(gs) == 1:
                 continue
             for obj, contribution in zip(node.inputs, node.backward(gs, on_tensors)):
                 if contribution is not None:
-                    _accumulate(cotangents, id(obj), contribution)
-        return [_final(cotangents.get(id(s)), s, zero, on_tensors) for s in sources]
+                    key = id(obj)
+                    previous = get(key)
+                    cotangents[key] = contribution if previous is None else \
+                        previous + contribution
+        return [_final(get(id(s)), s, zero, on_tensors) for s in sources]
 
 
 def _output_cotangents(outputs, cotangents):
     """The cotangents of a node's outputs (zeros for those without one), or None when
     no output has one."""
-    if len(outputs) == 1:
-        g = cotangents.get(id(outputs[0]))
-        return None if g is None else [g]
     gs = [cotangents.get(id(out)) for out in outputs]
     if all(g is None for g in gs):
         return None

@@ -187,6 +187,9 @@ class _Wrapper:
         base = node.value
         if self.is_container_now(node):
             return node
+        if isinstance(base, gast.Name) and self.is_variable_now(base.id):
+            node.value = self.read(base)   # an item of a Variable: of its value
+            return node
         if isinstance(base, gast.Name) and (base.id in self.array_locals or (
                 base.id not in self.locals and not self.holds_variables_now(base.id))):
             return node

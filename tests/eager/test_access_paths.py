@@ -31,6 +31,13 @@ def loop_over_variables(x):
     return total
 
 
+VECTOR_W = sg.Variable(np.array([0.5, 2.0]))
+
+
+def item_of_a_variable(x):
+    return x * VECTOR_W[1] + np.tanh(x * VECTOR_W[0])
+
+
 def helper(x):
     return GLOBAL_W * x * x
 
@@ -58,6 +65,12 @@ def test_attribute_chain():
 def test_loop_over_a_list_of_variables():
     ws = CONTAINER["ws"]
     assert grads(loop_over_variables) == {ws[0].name: 2.0, ws[1].name: 2.0}
+
+
+def test_item_of_a_global_variable():
+    (grad, variable), = sg.implicit_gradients(item_of_a_variable)(2.0)
+    assert variable is VECTOR_W
+    assert np.allclose(grad, [2.0 * (1 - np.tanh(1.0) ** 2), 2.0])
 
 
 def test_closure_cell():
