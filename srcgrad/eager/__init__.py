@@ -7,6 +7,9 @@
 - ``calls``      a compiled function under a tape: one node, its generated backward
 - ``ops``        an operation written in the ``with`` block: one node, its backward
                  compiled from the rule table
+- ``static``     generated code that returns the Variables read and their cotangents,
+                 when all are plain names (the fast path of implicit gradients and
+                 of calls under a tape)
 """
 
 from srcgrad.eager.calls import tape_aware

@@ -3,7 +3,9 @@ function's generated backward.
 
 ``@sg.differentiable`` returns ``tape_aware(fn)``: outside a tape it is ``fn``; under
 one it runs the eager unit's generated forward on plain values (collecting the Variables
-it reads), wraps the result in Tensors and records a ``CallNode``. With two or more
+it reads; or, when they are plain names, the variant of ``eager.static`` that returns
+them and, in its backward, their cotangents), wraps the result in Tensors and records a
+``CallNode``. With two or more
 tapes recording (nested tapes, for higher derivatives) the function runs operation by
 operation instead, so the outer tape can record the inner gradient computation.
 """

@@ -4,7 +4,9 @@ eager unit's generated code.
 
 The fused ``f_value_and_grad`` runs when no ``dy`` is given (its seed is ones, the
 gradient of the sum of all outputs); with ``dy`` the generated forward and backward run
-with ``dy`` as the seed. Variable gradients come back through ``_sg.variable_cotangent``.
+with ``dy`` as the seed. Variable gradients come back through ``_sg.variable_cotangent``,
+or, for ``implicit_*`` when every Variable read is a plain name, as the return value of
+the variant of the generated code that ``eager.static`` derives (no per-thread registry).
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ _KEYWORDS_MESSAGE = "Functions to be differentiated cannot receive keyword argum
 def value_and_gradients_function(f, params=None):
     """A function returning ``(f(*args), [gradient per parameter])``."""
 
+    plan = {}
+
     @functools.wraps(f)
     def decorated(*args, dy=None, **kwds):
         if kwds:
             raise ValueError(_KEYWORDS_MESSAGE)
-        return _value_and_param_grads(f, params, args, dy)
+        return _value_and_param_grads(f, params, args, dy, plan)
 
     return decorated
 
@@ -41,19 +45,27 @@ def value_and_gradients_function(f, params=None):
 def gradients_function(f, params=None):
     """A function returning the list of gradients of ``f`` w.r.t. its parameters."""
 
+    plan = {}
+
     @functools.wraps(f)
     def decorated(*args, dy=None, **kwds):
         if kwds:
             raise ValueError(_KEYWORDS_MESSAGE)
-        return _value_and_param_grads(f, params, args, dy)[1]
+        return _value_and_param_grads(f, params, args, dy, plan)[1]
 
     return decorated
 
 
-def _value_and_param_grads(f, params, args, dy):
-    positions = list(_arg_positions(f, params, args))
-    fn, bound = api._target(f)
-    names = api.parameter_names(fn, bound)
+def _value_and_param_grads(f, params, args, dy, plan):
+    """``plan`` keeps what depends only on ``f`` and the number of arguments."""
+    positions = plan.get(len(args))
+    if positions is None:
+        positions = plan[len(args)] = list(_arg_positions(f, params, args))
+    target = plan.get("target")
+    if target is None:
+        fn, bound = api._target(f)
+        target = plan["target"] = (fn, bound, api.parameter_names(fn, bound))
+    fn, bound, names = target
     values = [_value_of(a) for a in args]
     float_positions = [i for i in dict.fromkeys(positions) if _is_float(values[i])]
     wrt = tuple(names[i] for i in float_positions)
