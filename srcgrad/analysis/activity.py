@@ -33,9 +33,10 @@ class Activity:
         return name in self.varied_before[node]
 
 
-def analyze_activity(cfg, wrt, differentiable, is_source=None):
+def analyze_activity(cfg, wrt, differentiable, is_source=None, updates=None):
     """``is_source(stmt)``: statements whose result is varied whatever their operands
-    (Variable reads in an eager unit)."""
+    (Variable reads in an eager unit). ``updates(stmt)``: the name a bare call updates in
+    place (``_sg.add_at(dx, i, g)`` updates ``dx``), or None."""
     def varied_transfer(node, fact):
         stmt = node.stmt
         if node.kind == "entry":
@@ -55,6 +56,9 @@ def analyze_activity(cfg, wrt, differentiable, is_source=None):
         grown = _grown_container(stmt)
         if grown and set(syntax.loaded_names(stmt.value.args[0])) & fact:
             return fact | {grown}
+        updated = updates(stmt) if updates is not None else None
+        if updated and set(_diff_operands(stmt.value)) & fact:
+            return fact | {updated}
         return fact
 
     def useful_transfer(node, fact):

@@ -85,3 +85,15 @@ def _is_random(obj):
 def _is_library(fn):
     module = fn.__module__ or ""
     return module.split(".")[0] in _LIBRARY_PREFIXES
+
+
+def generated_variant(obj):
+    """The function behind a generated gradient's lazily compiled scalar variant (a
+    gradient being differentiated again calls it like a user function), else None."""
+    from srcgrad import compiler
+
+    variant = getattr(compiler, "_ScalarVariant", None)
+    if variant is None or not isinstance(obj, variant):
+        return None
+    unit = compiler.reverse_unit(obj.unit.fn, obj.unit.wrt, scalars=True)
+    return unit.functions[obj.role]

@@ -8,6 +8,7 @@ named by the math fill the table:
     defelementwise(np.sin, "np.cos(x)")              # one row, both modes
     deflinear(np.reshape, "x, newshape", "np.reshape(g, np.shape(x))")
     defadjoint(np.dot, "a, b", a="_sg.dot_adjoint_a(g, a, b)", b=..., tangent=...)
+    definplace(rt.add_at, "v, index, item", ("v", "item"), item=...)   # v[index] += item
     defnondiff(np.floor, np.argmax, ...)
 """
 
@@ -28,6 +29,10 @@ class Rule:
     broadcasts: bool = False  # contributions must be summed back to each operand's shape
     linear_in: tuple = ()   # for linear rules: the linear parameter(s)
     elementwise: bool = False  # scalars in, scalar out (``defelementwise`` rows)
+    inplace: bool = False   # updates its first argument in place (``definplace`` rows)
+    update: str = None      # in-place rows: statement turning ``g`` into the cotangent before
+    saves: str = None       # in-place rows: the index parameter whose item is overwritten
+    resizes: bool = False   # in-place rows: changes a list's length (keeps items aligned)
 
     def bind(self, args, keywords):
         """Map call arguments (atoms) and keywords to this rule's parameters."""
@@ -186,6 +191,27 @@ def defadjoint(func, spec, tangent=None, name=None, broadcasts=False, registry=R
     param_names, defaults = _params(spec)
     rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, tangent,
                 broadcasts=broadcasts)
+    registry.add(func, rule)
+    return rule
+
+
+def definplace(func, spec, linear_in, update=None, saves=None, resizes=False, name=None,
+               registry=REGISTRY, **adjoints):
+    """A helper that updates its first argument in place (``add_at(v, index, item)`` is
+    ``v[index] += item``), differentiated as the functional update it is.
+
+    In the reverse templates ``g`` is the cotangent of the updated argument after the call
+    and ``g_ans`` that of the call's value (``None`` when a bare call drops it): each
+    ``adjoints`` template gives one other argument's cotangent; ``update`` is a statement
+    that turns ``g``, in place, into the cotangent before the call (None: unchanged).
+    ``saves``: the index parameter whose item the call overwrites (saved before the call,
+    restored after its adjoint). ``resizes``: the call changes a list's length, so its
+    update runs even on a zero cotangent (list cotangents stay aligned with the list).
+    Forward mode applies the same call to the tangents of ``linear_in``."""
+    param_names, defaults = _params(spec)
+    rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, "linear",
+                linear_in=tuple(linear_in), inplace=True, update=update, saves=saves,
+                resizes=resizes)
     registry.add(func, rule)
     return rule
 

@@ -12,8 +12,10 @@ Helpers whose value depends only on shapes or on piecewise-constant masks (``zer
 the derivative through that argument is zero almost everywhere (``max_adjoint``'s mask).
 """
 
+import builtins
+
 from srcgrad import runtime as rt
-from srcgrad.rules.registry import defadjoint, defelementwise, deflinear, defnondiff
+from srcgrad.rules.registry import defadjoint, defelementwise, definplace, deflinear, defnondiff
 
 defnondiff(rt.zeros_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask, rt.inverse_axes,
            rt.zeros_like_structure, rt.all_scalars)
@@ -23,27 +25,42 @@ deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
 deflinear(rt.broadcast_like, "v, x", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.broadcast_tangent, "v, ans_", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.snapshot, "v", "g", linear_in="v")
+deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies of stacks
 deflinear(rt.finish, "v, primal", "g", linear_in="v")
 deflinear(rt.item_adjoint, "v, index, value",
           "_sg.added_at(_sg.zeros_like(v), index, _sg.unbroadcast(g, v[index]))", linear_in="v")
 deflinear(rt.sequence_item, "v, index, seq", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
-_ADD_AT = {"v": "g", "item": "_sg.unbroadcast(g[index], item)"}
-defadjoint(rt.added_at, "v, index, item", tangent="linear", **_ADD_AT)
-defadjoint(rt.add_at, "v, index, item", tangent="linear", **_ADD_AT).inplace = True
+defadjoint(rt.added_at, "v, index, item", tangent="linear", v="g",
+           item="_sg.unbroadcast(g[index], item)")
 defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="g", b="g")
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
 deflinear(rt.restructure, "v, x", "g", linear_in="v")
-deflinear(rt.saved_item, "v, index", "_sg.missing_transpose('saved_item')", linear_in="v")
-# In-place helpers: the same call on the tangents mutates the tangent containers.
-for _helper, _spec in [(rt.add_attr, "v, name, item"), (rt.restore_item, "v, index, item")]:
-    defadjoint(_helper, _spec, tangent="linear", v="_sg.missing_transpose('in-place helper')",
-               item="_sg.missing_transpose('in-place helper')").inplace = True
-deflinear(rt.clear_item, "v, index", "_sg.missing_transpose('clear_item')",
-          linear_in="v").inplace = True
-deflinear(rt.pop_last, "v, count=None", "_sg.missing_transpose('pop_last')",
-          linear_in="v").inplace = True
+deflinear(rt.saved_item, "v, index", "_sg.saved_item_adjoint(g, v, index)", linear_in="v")
+
+# In-place helpers, differentiated as the functional updates they are (``g``: the
+# updated argument's cotangent after the call; see ``definplace``).
+definplace(rt.add_at, "v, index, item", ("v", "item"),          # v[index] += item
+           item="_sg.item_adjoint(g, index, item)")
+definplace(rt.add_attr, "v, name, item", ("v", "item"),         # v[name] += item
+           item="_sg.item_adjoint(g, name, item)")
+definplace(rt.clear_item, "v, index", ("v",), update="_sg.clear_item(g, index)",
+           saves="index")                                        # v[index] = 0
+definplace(rt.restore_item, "v, index, item", ("v", "item"), saves="index",
+           item="_sg.item_adjoint(g, index, item)",              # v[index] = item
+           update="_sg.clear_item(g, index)")
+definplace(rt.pop_last, "v, count=None", ("v",), resizes=True,   # v.pop() / del v[-count:]
+           update="_sg.unpop(g, g_ans, count)")
+definplace(rt.unpop, "v, item, count=None", ("v", "item"), resizes=True,   # v.append(item)
+           item="_sg.last_items(g, count)", update="_sg.pop_last(g, count)")
+definplace(rt.unpop_at, "v, index, item", ("v", "item"), resizes=True,  # v.insert(index, item)
+           item="_sg.inserted_item(g, index)", update="_sg.remove_inserted(g, index)")
+deflinear(rt.last_items, "v, count=None",
+          "_sg.placed_at(g, v, None if count is None else slice(len(v) - count, None))",
+          linear_in="v")
+deflinear(rt.inserted_item, "v, index", "_sg.placed_at(g, v, index if index >= 0 or "
+          "type(v) is dict else index + len(v))", linear_in="v")
 
 # Adjoints of reductions and shape functions: linear in the incoming cotangent.
 deflinear(rt.sum_adjoint, "v, a, axis, keepdims", "np.sum(g, axis=axis, keepdims=keepdims)",
@@ -51,27 +68,42 @@ deflinear(rt.sum_adjoint, "v, a, axis, keepdims", "np.sum(g, axis=axis, keepdims
 deflinear(rt.mean_adjoint, "v, a, axis, keepdims", "np.mean(g, axis=axis, keepdims=keepdims)",
           linear_in="v")
 defadjoint(rt.max_adjoint, "v, a, ans_, axis, keepdims",
+           v="_sg.max_adjoint_transpose(g, a, ans_, axis, keepdims)",
            tangent={"v": "_sg.max_adjoint(v_dot, a, ans_, axis, keepdims)", "a": None,
                     "ans_": None})
 defadjoint(rt.prod_adjoint, "v, a, ans_, axis, keepdims",
            tangent={"v": "_sg.prod_adjoint(v_dot, a, ans_, axis, keepdims)"})
 deflinear(rt.sum_of_sequence_adjoint, "v, iterable", "np.sum(g)", linear_in="v")
-for _helper, _spec in [(rt.cumsum_adjoint, "v, a, axis"),
-                       (rt.concatenate_adjoint, "v, arrays, axis"),
-                       (rt.stack_adjoint, "v, arrays, axis"), (rt.hstack_adjoint, "v, tup"),
-                       (rt.vstack_adjoint, "v, tup"), (rt.array_adjoint, "v, obj"),
-                       (rt.trace_adjoint, "v, a, offset, axis1, axis2"),
-                       (rt.diag_adjoint, "v, a, k"), (rt.tile_adjoint, "v, a, reps"),
-                       (rt.repeat_adjoint, "v, a, repeats, axis")]:
-    defadjoint(_helper, _spec, tangent="linear", v=f"_sg.missing_transpose('{_helper.__name__}')")
+# Each transpose below gives the cotangent of ``v`` (shaped like the helper's cotangent
+# argument) from ``g`` (shaped like the helper's result).
+_TRANSPOSES = [
+    (rt.cumsum_adjoint, "v, a, axis", "np.cumsum(g, axis=axis)"),
+    (rt.concatenate_adjoint, "v, arrays, axis",
+     "_sg.concatenate_adjoint_transpose(g, arrays, axis)"),
+    (rt.stack_adjoint, "v, arrays, axis", "np.stack(_sg.pieces_like(g, arrays), axis)"),
+    (rt.hstack_adjoint, "v, tup", "np.hstack(_sg.pieces_like(g, tup))"),
+    (rt.vstack_adjoint, "v, tup", "np.reshape(np.vstack(_sg.pieces_like(g, tup)), np.shape(v))"),
+    (rt.array_adjoint, "v, obj", "_sg.array_adjoint_transpose(g, v, obj)"),
+    (rt.trace_adjoint, "v, a, offset, axis1, axis2", "np.trace(g, offset, axis1, axis2)"),
+    (rt.diag_adjoint, "v, a, k", "np.diag(g, k)"),
+    (rt.tile_adjoint, "v, a, reps", "np.reshape(np.tile(g, reps), np.shape(v))"),
+    (rt.repeat_adjoint, "v, a, repeats, axis", "np.repeat(g, repeats, axis)"),
+]
+for _helper, _spec, _transpose in _TRANSPOSES:
+    defadjoint(_helper, _spec, tangent="linear", v=_transpose)
 
-# Adjoints of products: bilinear in the cotangent and the other factor.
-for _helper, _other in [(rt.dot_adjoint_a, "b"), (rt.dot_adjoint_b, "a"),
-                        (rt.matmul_adjoint_a, "b"), (rt.matmul_adjoint_b, "a"),
-                        (rt.inner_adjoint_a, "b")]:
+# Adjoints of products: bilinear in the cotangent and the other factor. ``dot_adjoint_a``
+# is the transpose of ``a -> np.dot(a, b)``, so its own transpose is that map, and its
+# derivative in ``b`` is ``dot_adjoint_b`` of the swapped cotangents.
+for _helper, _other, _product, _partner in [
+        (rt.dot_adjoint_a, "b", "np.dot(g, b)", "_sg.dot_adjoint_b(v, g, b)"),
+        (rt.dot_adjoint_b, "a", "np.dot(a, g)", "_sg.dot_adjoint_a(v, a, g)"),
+        (rt.matmul_adjoint_a, "b", "np.matmul(g, b)", "_sg.matmul_adjoint_b(v, g, b)"),
+        (rt.matmul_adjoint_b, "a", "np.matmul(a, g)", "_sg.matmul_adjoint_a(v, a, g)"),
+        (rt.inner_adjoint_a, "b", "np.inner(g, b)", "_sg.inner_adjoint_b(v, g, b)"),
+        (rt.inner_adjoint_b, "a", "np.inner(a, g)", "_sg.inner_adjoint_a(v, a, g)")]:
     _call = f"_sg.{_helper.__name__}"
-    _missing = f"_sg.missing_transpose('{_helper.__name__}')"
-    defadjoint(_helper, "v, a, b", v=_missing, **{_other: _missing}, tangent={
+    defadjoint(_helper, "v, a, b", v=_product, **{_other: _partner}, tangent={
         "v": f"{_call}(v_dot, a, b)",
         _other: f"{_call}(v, {'a, b_dot' if _other == 'b' else 'a_dot, b'})",
         ("a" if _other == "b" else "b"): None})

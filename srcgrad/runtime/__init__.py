@@ -5,6 +5,7 @@ Helpers are small and named by what they compute, so generated code reads like m
 
 ``core`` holds what every generated function uses; ``adjoints`` and the ``*_adjoints``
 modules what rule rows call;
+``transposes`` what reverse mode over generated code calls;
 ``variables`` what eager units call to read Variables and return their cotangents.
 """
 
@@ -18,4 +19,5 @@ from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.special_adjoints import *  # noqa: F403
 from srcgrad.runtime.stats_adjoints import *  # noqa: F403
 from srcgrad.runtime.tangents import *  # noqa: F403
+from srcgrad.runtime.transposes import *  # noqa: F403
 from srcgrad.runtime.variables import *  # noqa: F403

@@ -88,4 +88,6 @@ ROWS = [
         note="x"),
     row("numpy.interp", lambda x, xp, fp: np.interp(x, xp, fp),
         const(np.array([0.3, 1.2, 2.5, 2.9])), increasing(4), normal(4), note="xp"),
+    row("builtins.list", lambda x, y: list((x, y))[1] * x, scalar(), scalar(), note="tuple"),
+    row("builtins.list", lambda a: list(a)[0] * list(a)[1], normal(2, 3), note="rows"),
 ]
