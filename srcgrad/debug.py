@@ -48,11 +48,13 @@ def origin(unit, generated_line):
 def annotate_lines(unit):
     """Show the user's origin of each generated line in tracebacks."""
     lines = unit.module.source.splitlines()
-    for number in range(1, len(lines) + 1):
-        where = origin(unit, number)
-        if where is not None:
-            filename, user_line, text = where
-            lines[number - 1] += f"    # from {os.path.basename(filename)}:{user_line}: {text}"
+    filename = _user_file(unit)
+    user_lines = linecache.getlines(filename)
+    short = os.path.basename(filename)
+    for number, user_line in unit.module.line_map.items():
+        if 0 < number <= len(lines) and 0 < user_line <= len(user_lines):
+            text = user_lines[user_line - 1].strip()
+            lines[number - 1] += f"    # from {short}:{user_line}: {text}"
     annotated = [line + "\n" for line in lines]
     text = "".join(annotated)
     linecache.cache[unit.filename] = (len(text), None, annotated, unit.filename)
