@@ -24,8 +24,9 @@ def rule_modes(rule):
 
 def differentiable_functions():
     """``{qualified name: modes}`` for the user-facing rows of the rule table."""
-    from srcgrad.rules import REGISTRY
+    from srcgrad.rules import REGISTRY, load_optional_rows
 
+    load_optional_rows()
     return {name: rule_modes(rule) for name, rule in sorted(REGISTRY.rows().items())
             if not name.startswith("srcgrad.")}
 

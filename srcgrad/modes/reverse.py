@@ -30,7 +30,7 @@ from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import classify_call, generated_variant
+from srcgrad.modes.calls import classify_call, generated_variant, is_array_attribute
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES
@@ -699,7 +699,8 @@ def _container_names(body, params):
     for stmt in body:
         for node in gast.walk(stmt):
             base = None
-            if isinstance(node, (gast.Subscript, gast.Attribute)):
+            if isinstance(node, gast.Subscript) or (
+                    isinstance(node, gast.Attribute) and not is_array_attribute(node.attr)):
                 base = node.value
             elif isinstance(node, gast.For):
                 base = node.iter

@@ -1,4 +1,7 @@
-"""The derivative rule table (see ``registry``); importing this package fills it."""
+"""The derivative rule table (see ``registry``); importing this package fills it.
+
+``scipy.special``'s rows are registered on first need (``load_optional_rows``): importing
+SciPy costs seconds, and a program that never calls it should not pay."""
 
 from srcgrad.rules import (  # noqa: F401
     builtins_math,
@@ -12,7 +15,6 @@ from srcgrad.rules import (  # noqa: F401
     numpy_shape,
     operators,
     runtime_rules,
-    scipy_special,
 )
 from srcgrad.rules.registry import (  # noqa: F401
     NONDIFF_ATTRIBUTES,
@@ -22,3 +24,11 @@ from srcgrad.rules.registry import (  # noqa: F401
     deflinear,
     defnondiff,
 )
+
+
+def load_optional_rows():
+    """Register the rows of optional libraries (SciPy), once."""
+    from srcgrad.rules import scipy_special  # noqa: F401
+
+
+REGISTRY.load_optional = load_optional_rows

@@ -15,6 +15,7 @@ named by the math fill the table:
 from __future__ import annotations
 
 import dataclasses
+import sys
 
 NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "__class__"}
 
@@ -50,6 +51,7 @@ class Rule:
 
 class Registry:
     def __init__(self):
+        self.load_optional = None   # registers optional libraries' rows on first need
         self._rules = {}
         self._nondiff = {}
         self._by_name = {}
@@ -62,7 +64,12 @@ class Registry:
         self._nondiff[_key(func)] = name
 
     def lookup(self, func):
-        return self._rules.get(_key(func))
+        rule = self._rules.get(_key(func))
+        if rule is None and self.load_optional is not None and "scipy.special" in sys.modules:
+            self.load_optional()
+            self.load_optional = None
+            rule = self._rules.get(_key(func))
+        return rule
 
     def is_nondiff(self, func):
         return _key(func) in self._nondiff

@@ -57,12 +57,13 @@ def sinc_partial(x, ans):
     return np.where(x == 0, 0.0, (np.cos(np.pi * safe) - ans) / safe)
 
 
-def digamma(x):
-    """The digamma function psi(x) = d log Gamma(x) / dx of a real scalar: reflection
-    below 1/2, the recurrence up to 6, then the asymptotic series (error < 1e-13)."""
+def scalar_digamma(x):
+    """The digamma function psi(x) = d log Gamma(x) / dx of a real scalar, without SciPy:
+    reflection below 1/2, the recurrence up to 6, then the asymptotic series (error <
+    1e-13)."""
     x = float(x)
     if x < 0.5:
-        return digamma(1.0 - x) - math.pi / math.tan(math.pi * x)
+        return scalar_digamma(1.0 - x) - math.pi / math.tan(math.pi * x)
     result = 0.0
     while x < 6.0:
         result -= 1.0 / x

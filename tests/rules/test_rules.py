@@ -3,9 +3,11 @@
 import numpy as np
 import pytest
 
-from srcgrad.rules import REGISTRY
+from srcgrad.rules import REGISTRY, load_optional_rows
 from tests.rules.harness import CHECKED_MODES, CHECKS
 from tests.rules.rows import ROWS
+
+load_optional_rows()   # SciPy's rows are registered on first need; test them all
 
 CASES = [(r, mode) for r in ROWS for mode in r.modes if mode in CHECKED_MODES]
 
