@@ -11,7 +11,6 @@ looking like what a person would write.
 from __future__ import annotations
 
 import ast
-import copy
 import functools
 
 import gast
@@ -29,7 +28,7 @@ def to_source(node):
     if isinstance(node, list):
         node = gast.Module(body=node, type_ignores=[])
     tree = gast.gast_to_ast(node)
-    ast.fix_missing_locations(tree)
+    ast.fix_missing_locations(tree)   # the unparser reads statements' line numbers
     return ast.unparse(tree)
 
 
@@ -134,12 +133,12 @@ def _parse_template(source, mode):
 
 def quote(source, /, **subs):
     """Parse statements from ``source``, replacing names by ``subs`` (str or node)."""
-    body = copy.deepcopy(_parse_template(source, "stmts"))
+    body = clone(_parse_template(source, "stmts"))
     return [replace_names(stmt, subs) for stmt in body] if subs else body
 
 
 def quote_expr(source, /, **subs):
-    expr = copy.deepcopy(_parse_template(source, "expr"))
+    expr = clone(_parse_template(source, "expr"))
     return replace_names(expr, subs) if subs else expr
 
 
@@ -160,7 +159,7 @@ def replace_names(node, subs):
 def _substitute(node, replacement):
     if isinstance(replacement, str):
         return gast.Name(id=replacement, ctx=node.ctx, annotation=None, type_comment=None)
-    new = copy.deepcopy(replacement)
+    new = clone(replacement)
     if hasattr(new, "ctx"):
         new.ctx = node.ctx
     return new
@@ -198,7 +197,21 @@ def line_of(node, default=None):
 
 
 def clone(node):
-    return copy.deepcopy(node)
+    """A deep copy of a gast tree (or list of trees), keeping every attribute (line
+    numbers and the compiler's own marks); faster than ``copy.deepcopy``."""
+    if isinstance(node, list):
+        return [clone(item) for item in node]
+    if not isinstance(node, gast.AST):
+        return node
+    new = node.__class__.__new__(node.__class__)
+    fields = new.__dict__
+    for key, value in node.__dict__.items():
+        if isinstance(value, gast.AST):
+            value = clone(value)
+        elif type(value) is list:
+            value = [clone(item) if isinstance(item, gast.AST) else item for item in value]
+        fields[key] = value
+    return new
 
 
 def index_value(index):

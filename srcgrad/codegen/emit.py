@@ -28,17 +28,16 @@ def render_module(header, functions):
     body = [fn for _, fn in functions]
     source = syntax.render(body)
     source = "".join(f"# {line}\n" for line in header) + source
-    offset = len(header)
-    line_map = _line_map(body, source, offset)
     tree = ast.parse(source)
+    line_map = _line_map(body, tree)
     spans = {node.name: (node.lineno, node.end_lineno) for node in tree.body
              if isinstance(node, ast.FunctionDef)}
     names = {role: fn.name for role, fn in functions}
     return GeneratedModule(source, line_map, names, spans)
 
 
-def _line_map(body, source, offset):
-    generated = [s for s in _statements(ast.parse(source).body)]
+def _line_map(body, tree):
+    generated = list(_statements(tree.body))
     original = [s for s in _gast_statements(body) if not syntax.is_comment(s)]
     line_map = {}
     for gen, orig in zip(generated, original):
