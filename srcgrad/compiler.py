@@ -30,6 +30,7 @@ from srcgrad.codegen import emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
+from srcgrad.modes.calls import is_array_attribute
 from srcgrad.modes.reverse import ReverseMode
 from srcgrad.modes.reverse_rules import MATH_TWINS
 from srcgrad.normalize import normalize_function
@@ -332,7 +333,8 @@ def _container_params(node, params):
         if isinstance(sub, gast.Assign) and isinstance(sub.value, gast.Name) \
                 and sub.value.id in aliases and isinstance(sub.targets[0], gast.Name):
             aliases[sub.targets[0].id] = aliases[sub.value.id]
-        elif isinstance(sub, (gast.Subscript, gast.Attribute)):
+        elif isinstance(sub, gast.Subscript) or (
+                isinstance(sub, gast.Attribute) and not is_array_attribute(sub.attr)):
             base = sub.value
         elif isinstance(sub, gast.For):
             base = sub.iter

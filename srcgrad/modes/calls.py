@@ -61,6 +61,16 @@ def classify_object(obj, dotted, args, keywords):
                     args=args, keywords=keywords)
 
 
+def is_array_attribute(attr):
+    """Is ``x.attr`` something an array has (``.shape``, ``.T``, ``.sum``)? Reading it
+    says nothing about ``x`` being a container."""
+    from srcgrad.rules import NONDIFF_ATTRIBUTES
+    from srcgrad.rules.methods import ARRAY_ATTRIBUTES
+
+    return (attr in NONDIFF_ATTRIBUTES or attr in ARRAY_ATTRIBUTES or attr in ARRAY_METHODS
+            or attr in NONDIFF_METHODS)
+
+
 def _classify_method(func, args, keywords):
     obj = func.value
     if func.attr in NONDIFF_METHODS:
