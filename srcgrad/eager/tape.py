@@ -60,7 +60,8 @@ class GradientTape:
         self._entered = False
         self._used = False
         self._in_jacobian = False   # several backward sweeps over the same nodes
-        self._tracked = {}      # id -> object: watched, or produced by a recorded node
+        self._tracked = {}      # watched, or produced by a recorded node -> None (a set
+        #                         keyed by identity: Tensors and Variables hash so)
         self._variables = {}    # watched Variable -> None (ordered set)
         self._nodes = []
 
@@ -120,13 +121,13 @@ class GradientTape:
             self._watch_one(leaf)
 
     def _watch_one(self, obj):
-        if id(obj) not in self._tracked:
-            self._tracked[id(obj)] = obj
+        if obj not in self._tracked:
+            self._tracked[obj] = None
             if isinstance(obj, VariableBase):
                 self._variables[obj] = None
 
     def tracks(self, obj):
-        return id(obj) in self._tracked
+        return obj in self._tracked
 
     def _accessed(self, reads):
         """Watch the Variables of ``reads`` (read by a recorded call) as ``variable_accessed``
@@ -134,11 +135,10 @@ class GradientTape:
         tracked, watched, watch = self._tracked, self._variables, self._watch_accessed
         variables = []
         for variable in reads:
-            key = id(variable)
-            if key not in tracked:
+            if variable not in tracked:
                 if not (watch and variable.trainable):
                     continue
-                tracked[key] = variable
+                tracked[variable] = None
                 watched[variable] = None
             variables.append(variable)
         return variables
@@ -150,7 +150,7 @@ class GradientTape:
     def record(self, node):
         self._nodes.append(node)
         for output in node.outputs:
-            self._tracked[id(output)] = output
+            self._tracked[output] = None
 
     # -- gradients -------------------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,
@@ -207,30 +207,30 @@ class GradientTape:
 
     def _sweep(self, targets, seeds, sources, zero):
         on_tensors = bool(_RECORDING.tapes)
-        cotangents = {}   # id -> cotangent
+        cotangents = {}   # Tensor or Variable -> cotangent
         for target, seed in zip(targets, seeds):
-            if id(target) in self._tracked:
-                _accumulate(cotangents, id(target), seed)
+            if isinstance(target, _TRACKED) and target in self._tracked:
+                _accumulate(cotangents, target, seed)
         get = cotangents.get
         for node in reversed(self._nodes):
             outputs = node.outputs
-            gs = [get(id(outputs[0]))] if len(outputs) == 1 else \
+            gs = [get(outputs[0])] if len(outputs) == 1 else \
                 _output_cotangents(outputs, cotangents)
             if gs is None or gs[0] is None and len(gs) == 1:
                 continue
             for obj, contribution in zip(node.inputs, node.backward(gs, on_tensors)):
                 if contribution is not None:
-                    key = id(obj)
-                    previous = get(key)
-                    cotangents[key] = contribution if previous is None else \
+                    previous = get(obj)
+                    cotangents[obj] = contribution if previous is None else \
                         previous + contribution
-        return [_final(get(id(s)), s, zero, on_tensors) for s in sources]
+        return [_final(get(s) if isinstance(s, _TRACKED) else None, s, zero, on_tensors)
+                for s in sources]
 
 
 def _output_cotangents(outputs, cotangents):
     """The cotangents of a node's outputs (zeros for those without one), or None when
     no output has one."""
-    gs = [cotangents.get(id(out)) for out in outputs]
+    gs = [cotangents.get(out) for out in outputs]
     if all(g is None for g in gs):
         return None
     return [zeros_like(out._value) if g is None else g for g, out in zip(gs, outputs)]
