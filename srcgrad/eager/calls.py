@@ -132,12 +132,19 @@ class CallNode:
         if self.several:
             self.outputs = tuple(Tensor(v) for v in value)
             self.result = type(value)(self.outputs)
+        elif type(value) is np.ndarray or isinstance(value, np.generic):
+            self.result = _new(Tensor)   # Tensor(value), without converting an array
+            self.result._value = value
+            self.outputs = (self.result,)
         else:
-            self.result = _tensor(value)
+            self.result = Tensor(value)
             self.outputs = (self.result,)
 
     def backward(self, gs, on_tensors):
-        g = tuple(_plain(x) for x in gs) if self.several else _plain(gs[0])
+        if self.several:
+            g = tuple(_plain(x) for x in gs)
+        else:
+            g = gs[0]._value if isinstance(gs[0], _TRACKED) else gs[0]
         saved = self.saved
         if self.tape._persistent or self.tape._in_jacobian:
             saved = _fresh(saved)
@@ -164,15 +171,6 @@ def _collecting_backward(backward, saved, g, variables):
     finally:
         COLLECT.cotangents = saved_cotangents
     return grads, [cotangents.get(v) for v in variables]
-
-
-def _tensor(value):
-    """``Tensor(value)``, without the conversion when ``value`` is already an array."""
-    if type(value) is not np.ndarray and not isinstance(value, np.generic):
-        return Tensor(value)
-    tensor = _new(Tensor)
-    tensor._value = value
-    return tensor
 
 
 def _plain(value):

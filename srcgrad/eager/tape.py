@@ -70,8 +70,8 @@ class GradientTape:
         if self._recording:
             raise ValueError("Tape is still recording, This can happen if you try to "
                              "re-enter an already-active tape.")
-        self._push()
-        self._entered = True
+        _RECORDING.tapes = _RECORDING.tapes + (self,)   # (self._push(), inline)
+        self._recording = self._entered = True
         return self
 
     def __exit__(self, *exc):
@@ -223,8 +223,15 @@ class GradientTape:
                     previous = get(obj)
                     cotangents[obj] = contribution if previous is None else \
                         previous + contribution
-        return [_final(get(s) if isinstance(s, _TRACKED) else None, s, zero, on_tensors)
-                for s in sources]
+        grads = []
+        for source in sources:
+            grad = get(source) if isinstance(source, _TRACKED) else None
+            if type(grad) is np.ndarray and type(source._value) is np.ndarray and \
+                    grad.shape == source._value.shape:   # the usual case
+                grads.append(grad)
+            else:
+                grads.append(_final(grad, source, zero, on_tensors))
+        return grads
 
 
 def _output_cotangents(outputs, cotangents):
