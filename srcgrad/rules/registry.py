@@ -148,7 +148,25 @@ def _times_g(partial):
         return "g"
     if partial == "-1":
         return "-g"
+    if partial.startswith("1 / "):   # g * (1 / y) -> g / y
+        divisor = partial[len("1 / "):]
+        if " " in divisor and not _parenthesized(divisor):
+            divisor = f"({divisor})"
+        return f"g / {divisor}"
     return f"g * ({partial})" if _needs_parens(partial) else f"g * {partial}"
+
+
+def _parenthesized(expr):
+    """Is ``expr`` one parenthesized group, like ``(1 + x)`` (not ``(a) * (b)``)?"""
+    if not (expr.startswith("(") and expr.endswith(")")):
+        return False
+    depth = 0
+    for i, ch in enumerate(expr):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and i < len(expr) - 1:
+            return False
+    return True
 
 
 def _needs_parens(expr):

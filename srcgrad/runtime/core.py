@@ -218,7 +218,7 @@ def zeros_like_structure(x):
 
 def seed(ans):
     """The cotangent 1 for ``grad``'s scalar output (error for anything else)."""
-    if type(ans) is _FLOAT:
+    if type(ans) is _FLOAT or type(ans) is np.float64:
         return 1.0
     if np.ndim(ans) != 0 or isinstance(ans, (list, tuple, dict)):
         raise TypeError(

@@ -19,7 +19,7 @@ def elementwise_chain_grad(x):
     d_add = _sg.sum_adjoint(d_sum, _add, None, False)
     d_mul_2 = _sg.unbroadcast(d_add, _mul_2)
     d_log1p = _sg.unbroadcast(d_add, _log1p)
-    d_pow = d_log1p * (1 / (1 + _pow))
+    d_pow = d_log1p / (1 + _pow)
     dx = d_pow * 2 * x
     d_exp = _sg.unbroadcast(d_mul_2 * _sin, _exp)
     d_sin = _sg.unbroadcast(d_mul_2 * _exp, _sin)

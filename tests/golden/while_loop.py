@@ -18,5 +18,5 @@ def while_halving_grad(x):
     d_mul = d_add_1
     dx = d_mul * x + d_mul * x
     for _ in range(n_iterations):
-        dx = dx * 0.5
+        dx = dx / 2.0
     return dx
