@@ -269,6 +269,8 @@ def _seeds(targets, output_gradients):
 
 
 def _ones(value):
+    if type(value) is np.float64:
+        return 1.0   # (as ``runtime.seed``: a Python float keeps the first adjoints cheap)
     if isinstance(value, np.floating):
         return type(value)(1.0)
     return np.ones_like(np.asarray(value, dtype=float))
