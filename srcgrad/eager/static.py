@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import types
 
 from srcgrad.codegen import loader
 from srcgrad.runtime.variables import VariableBase
@@ -48,8 +49,19 @@ class Variant:
 
     def holds_variables(self):
         """Do the names read still hold Variables?"""
-        namespace = self.function.__globals__
-        return all(isinstance(namespace[name], VariableBase) for name in self.names)
+        return all(isinstance(_current(self.function, name), VariableBase)
+                   for name in self.names)
+
+
+def _current(function, name):
+    """What ``name`` (a closure cell or a global of ``function``) holds now."""
+    code = function.__code__
+    if name in code.co_freevars:
+        try:
+            return function.__closure__[code.co_freevars.index(name)].cell_contents
+        except ValueError:   # an empty cell
+            return None
+    return function.__globals__.get(name)
 
 
 def implicit_variant(unit):
@@ -142,18 +154,33 @@ def _reads(function, generated_names):
 
 
 def _load(unit, texts):
-    """Load the variant functions (named ``<generated name>_implicit``) beside the unit's."""
-    namespace = loader.LiveGlobals(inspect.unwrap(unit.fn))   # as the unit's own
-    names, sources = {}, []
+    """Load the variant functions (named ``<generated name>_implicit``) so that they run
+    in the user function's own globals and closure cells: a Variable is then one
+    ordinary (cached) global or cell load, and rebinding it is still seen. ``np``,
+    ``math`` and ``_sg`` reach them as cells of their own."""
+    user = inspect.unwrap(unit.fn)
+    cells = dict(zip(user.__code__.co_freevars, user.__closure__ or ()))
+    runtime = {name: unit.namespace[name] for name in ("np", "math", "_sg")}
+    names, sources, nested = {}, [], []
     for role, text in texts.items():
         head = text.split("(", 1)[0]
         names[role] = head.split()[-1] + "_implicit"
         sources.append(text.replace(head, f"def {names[role]}", 1))
-    source = "\n".join(sources)
+        nested.append("".join(f"    {line}\n" for line in sources[-1].splitlines()))
+    free = ", ".join(sorted(set(runtime) | set(cells)))
+    source = f"def _variants({free}):\n" + "\n".join(nested) + \
+        f"    return {', '.join(names.values())},\n"
+    namespace = {}
     loader.load(source, f"{unit.fn.__name__} implicit", namespace)
-    functions = {role: namespace[name] for role, name in names.items()}
-    for function, text in zip(functions.values(), sources):
-        function.source = text
+    codes = {c.co_name: c for c in namespace["_variants"].__code__.co_consts
+             if isinstance(c, types.CodeType)}
+    functions = {}
+    for (role, name), text in zip(names.items(), sources):
+        code = codes[name]
+        closure = tuple(types.CellType(runtime[v]) if v in runtime else cells[v]
+                        for v in code.co_freevars)
+        functions[role] = types.FunctionType(code, user.__globals__, name, None, closure)
+        functions[role].source = text
     return functions
 
 

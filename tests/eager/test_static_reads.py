@@ -127,3 +127,30 @@ def test_tape_variant_sees_a_rebound_global(monkeypatch):
         y = decorated(x)
     assert tape.watched_variables() == (A, B)
     assert y.numpy() == pytest.approx(33.0 + 7.0)
+
+
+def _closure_model():
+    w = sg.Variable(np.array([1.0, 2.0]))
+
+    def loss(x):
+        return np.sum(w * x)
+
+    def rebind(value):
+        nonlocal w
+        w = value
+
+    return loss, rebind, w
+
+
+def test_variant_reads_closure_cells_live():
+    loss, rebind, w = _closure_model()
+    grad_fn = sg.implicit_gradients(loss)
+    x = np.array([3.0, 4.0])
+    assert grad_fn(x)[0][1] is w
+    other = sg.Variable(np.array([0.0, 0.0]))
+    rebind(other)
+    (grad, variable), = grad_fn(x)
+    assert variable is other and np.allclose(grad, x)
+    rebind(np.array([1.0, 1.0]))
+    with pytest.raises(ValueError, match="No trainable variables were accessed"):
+        grad_fn(x)
