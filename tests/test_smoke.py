@@ -39,3 +39,15 @@ def test_module_constants_stay_operands_in_generated_code():
     assert np.isclose(df(0.3), -1.5 * np.pi * np.cos(0.3 * np.pi))
     text = sg.source(df)
     assert "x * np.pi" in text and "_pi =" not in text and "_neg" not in text
+
+
+def power(x, n):
+    if n == 0:
+        return 1.0
+    return x * power(x, n - 1)
+
+
+def test_recursive_calls_use_the_callee_split_pair():
+    df = sg.grad(power)
+    assert np.isclose(df(1.3, 4), 4 * 1.3 ** 3)
+    assert "power_forward" in sg.source(df) and "power_backward" in sg.source(df)

@@ -20,10 +20,13 @@ def map_blocks(body, rewrite):
     return out
 
 
-def normalize_function(parsed, namer, eager=False):
+def normalize_function(parsed, namer, eager=False, inline=True):
     """Run every normalization pass over ``parsed.node`` (in place) and return it.
-    ``eager``: wrap every load that may be a Variable (see ``variables``)."""
+    ``eager``: wrap every load that may be a Variable (see ``variables``); ``inline``:
+    inline small module-level functions (see ``inline``; never in eager units, whose
+    callees' Variable reads must be wrapped)."""
     from srcgrad.normalize import anf, control_flow, desugar, variables
+    from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
 
     node = parsed.node
@@ -31,5 +34,6 @@ def normalize_function(parsed, namer, eager=False):
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)
-    node.body = anf.to_anf(node.body, namer, local_functions, parsed)
+    inliner = Inliner(parsed, namer) if inline and not eager else None
+    node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
     return node

@@ -43,15 +43,16 @@ BINOP_NAMES = {
 UNARY_NAMES = {gast.USub: "neg", gast.UAdd: "pos", gast.Not: "not", gast.Invert: "invert"}
 
 
-def to_anf(body, namer, local_functions=None, parsed=None):
-    return _Flattener(namer, local_functions or {}, parsed).block(body)
+def to_anf(body, namer, local_functions=None, parsed=None, inliner=None):
+    return _Flattener(namer, local_functions or {}, parsed, inliner).block(body)
 
 
 class _Flattener:
-    def __init__(self, namer, local_functions, parsed):
+    def __init__(self, namer, local_functions, parsed, inliner=None):
         self.namer = namer
         self.local_functions = local_functions
         self.parsed = parsed
+        self.inliner = inliner   # inlines small module-level functions (see ``inline``)
 
     # -- statements -------------------------------------------------------------------
     def block(self, body):
@@ -288,7 +289,15 @@ class _Flattener:
             return self.if_exp(expr, preferred)
         if isinstance(expr, gast.Call):
             if isinstance(expr.func, gast.Name) and expr.func.id in self.local_functions:
-                return self.inline_call(expr)
+                return self.inline_call(expr, self.local_functions[expr.func.id], preferred)
+            found = self.inliner.candidate(expr.func.id) if (
+                self.inliner and isinstance(expr.func, gast.Name)) else None
+            if found is not None:
+                self.inliner.entering(found[1])
+                try:
+                    return self.inline_call(expr, found[0], preferred)
+                finally:
+                    self.inliner.leaving()
             return self.call(expr)
         if isinstance(expr, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
             return self.comprehension(expr)
@@ -312,13 +321,12 @@ class _Flattener:
             return pre + values_pre, gast.Dict(keys=keys, values=values)
         raise NotImplementedError(type(expr).__name__)  # the fence stops anything else
 
-    def inline_call(self, expr):
-        """A call to a local function becomes its body, renamed apart (see
-        ``local_functions``)."""
+    def inline_call(self, expr, fn, preferred=None):
+        """A call to a local (or small module-level) function becomes its body, renamed
+        apart (see ``local_functions`` and ``inline``)."""
         from srcgrad.normalize import control_flow, desugar
         from srcgrad.normalize.local_functions import renamed_body
 
-        fn = self.local_functions[expr.func.id]
         pre, args = self.atoms(expr.args)
         keywords = []
         for kw in expr.keywords:
@@ -331,7 +339,7 @@ class _Flattener:
             raise self.parsed.error(str(exc), expr) from None
         syntax.set_line(body, getattr(expr, "lineno", None) or fn.lineno)
         body = control_flow.to_single_exit(desugar.desugar(body, self.namer), self.namer)
-        result = self.namer.fresh(f"{fn.name}_result")
+        result = preferred or self.namer.fresh(f"{fn.name}_result")
         body[-1] = syntax.assign(result, body[-1].value)
         body[-1].lineno = fn.lineno
         return pre + self.block(body), syntax.name(result)

@@ -87,13 +87,12 @@ def _check_uses(parsed, local):
 
 def renamed_body(fn, namer, args, keywords):
     """The statements of ``fn`` with its parameters bound to ``args``/``keywords`` and all
-    of its own names renamed apart; returns (statements, renaming)."""
+    of its own names renamed apart. A parameter the body never reassigns, bound to a name
+    or a literal, is replaced by it (no copy statement)."""
     params = [a.id for a in fn.args.args]
-    assigned = set(params)
-    for node in gast.walk(fn):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            assigned.add(node.id)
-    renaming = {name: namer.fresh(name) for name in sorted(assigned)}
+    stored = {node.id for node in gast.walk(fn)
+              if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store)}
+    renaming = {name: namer.fresh(name) for name in sorted(stored | set(params))}
     defaults = dict(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults))
     bound = dict(zip(params, args))
     for key, value in keywords:
@@ -108,6 +107,9 @@ def renamed_body(fn, namer, args, keywords):
             value = syntax.clone(defaults[param])
         else:
             raise TypeError(f"{fn.name}() missing an argument for {param!r}")
-        binds.append(syntax.assign(renaming[param], value))
+        if param not in stored and syntax.is_atom(value):
+            renaming[param] = value
+        else:
+            binds.append(syntax.assign(renaming[param], value))
     body = [syntax.replace_names(syntax.clone(stmt), renaming) for stmt in fn.body]
     return binds + body

@@ -1,0 +1,112 @@
+"""Inlining of small module-level user functions, an optimization of A-normal form.
+
+Before (``sigmoid`` is a small function of the same module)::
+
+    def sigmoid(x):
+        return 1.0 / (1.0 + np.exp(-x))
+
+    def model(w, x):
+        return np.sum(sigmoid(x @ w))
+
+After::
+
+    _matmul = x @ w
+    x_1 = _matmul
+    _neg = -x_1
+    _exp = np.exp(_neg)
+    _add = 1.0 + _exp
+    sigmoid_result = 1.0 / _add
+    _sum = np.sum(sigmoid_result)
+
+A call to another user function otherwise becomes a call of its generated forward and
+backward functions (a split pair), which costs a Python call, a tuple of saved values and
+no optimization across the call. Inlined are functions of the same module (so their
+globals mean the same), without closures, decorators, nested functions or ``*args``,
+that are not recursive and have at most ``MAX_STATEMENTS`` statements.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+from srcgrad import syntax
+from srcgrad.errors import TransformError
+from srcgrad.frontend.fence import check_function
+from srcgrad.frontend.parse import parse_function
+from srcgrad.syntax import gast
+
+MAX_STATEMENTS = 30
+MAX_DEPTH = 3
+
+
+class Inliner:
+    """Decides which calls of a function being compiled are inlined."""
+
+    def __init__(self, parsed, namer):
+        self.parsed = parsed
+        self.namer = namer
+        self.caller_locals = set(syntax.param_names(parsed.node.args)) | set(
+            syntax.names_in(parsed.node, gast.Store))
+        self.active = [parsed.fn]
+
+    def candidate(self, name):
+        """A fresh copy of the ``def`` behind the global ``name``, if it is inlined here."""
+        if name in self.caller_locals or len(self.active) > MAX_DEPTH:
+            return None
+        try:
+            fn = self.parsed.resolve(name)
+        except KeyError:
+            return None
+        if not self._eligible(fn):
+            return None
+        node = _definition(fn)
+        if node is None:
+            return None
+        free = set(syntax.loaded_names(node)) - set(syntax.names_in(node, gast.Store)) \
+            - set(syntax.param_names(node.args))
+        if free & self.caller_locals:   # its globals would read the caller's locals
+            return None
+        self.namer.reserve(free)
+        return syntax.clone(node), fn
+
+    def _eligible(self, fn):
+        from srcgrad.rules import REGISTRY
+
+        return (isinstance(fn, types.FunctionType) and fn not in self.active
+                and fn.__globals__ is self.parsed.fn.__globals__ and fn.__closure__ is None
+                and inspect.unwrap(fn) is fn and not hasattr(fn, "__srcgrad_custom__")
+                and REGISTRY.lookup(fn) is None and not REGISTRY.is_nondiff(fn))
+
+    def entering(self, fn):
+        self.active.append(fn)
+
+    def leaving(self):
+        self.active.pop()
+
+
+_DEFINITIONS = {}   # code object -> checked gast FunctionDef, or None when not inlinable
+
+
+def _definition(fn):
+    code = fn.__code__
+    if code not in _DEFINITIONS:
+        _DEFINITIONS[code] = _parse_inlinable(fn)
+    return _DEFINITIONS[code]
+
+
+def _parse_inlinable(fn):
+    try:
+        node = check_function(parse_function(fn)).node
+    except (TransformError, OSError, TypeError, SyntaxError):
+        return None   # compiled as its own unit instead, which reports any error
+    args = node.args
+    if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+        return None
+    statements = [n for n in gast.walk(node) if isinstance(n, gast.stmt)]
+    if len(statements) > MAX_STATEMENTS + 1:
+        return None
+    if any(isinstance(n, (gast.FunctionDef, gast.Lambda)) for n in statements[1:]
+           for n in gast.walk(n)) or any(isinstance(n, gast.Lambda) for n in gast.walk(node)):
+        return None
+    return node
