@@ -16,73 +16,80 @@ from __future__ import annotations
 import dataclasses
 
 from srcgrad import syntax
-from srcgrad.analysis.dataflow import solve
+from srcgrad.analysis.bits import FactMap
+from srcgrad.analysis.dataflow import gen_kill, solve
 from srcgrad.syntax import gast
 
 
 @dataclasses.dataclass
 class Activity:
-    varied_before: dict
-    varied_after: dict
-    useful_after: dict
+    varied_before: FactMap
+    varied_after: FactMap
+    useful_after: FactMap
 
     def is_active_target(self, node, name):
-        return name in self.varied_after[node] and name in self.useful_after[node]
+        return self.varied_after.has(node, name) and self.useful_after.has(node, name)
 
     def is_varied_operand(self, node, name):
-        return name in self.varied_before[node]
+        return self.varied_before.has(node, name)
 
 
 def analyze_activity(cfg, wrt, differentiable, is_source=None, updates=None):
     """``is_source(stmt)``: statements whose result is varied whatever their operands
     (Variable reads in an eager unit). ``updates(stmt)``: the name a bare call updates in
     place (``_sg.add_at(dx, i, g)`` updates ``dx``), or None."""
-    def varied_transfer(node, fact):
-        stmt = node.stmt
-        if node.kind == "entry":
-            return fact | frozenset(wrt)
-        if is_source is not None and isinstance(stmt, gast.Assign) and is_source(stmt):
-            return fact | node.defs
-        if isinstance(stmt, gast.Assign):
-            target = stmt.targets[0]
-            if isinstance(target, gast.Subscript):
-                value_varied = bool(set(syntax.loaded_names(stmt.value)) & fact)
-                return fact | {target.value.id} if value_varied else fact
-            carries = differentiable(stmt) and bool(set(_diff_operands(stmt.value)) & fact)
-            return (fact - node.defs) | (node.defs if carries else frozenset())
-        if isinstance(stmt, gast.For):
-            carries = bool(set(syntax.loaded_names(stmt.iter)) & fact) and differentiable(stmt)
-            return (fact - node.defs) | (node.defs if carries else frozenset())
-        grown = _grown_container(stmt)
-        if grown and set(syntax.loaded_names(stmt.value.args[0])) & fact:
-            return fact | {grown}
-        updated = updates(stmt) if updates is not None else None
-        if updated and set(_diff_operands(stmt.value)) & fact:
-            return fact | {updated}
-        return fact
+    index = cfg.index
+    varied, useful = {}, {}
+    for node in cfg.nodes:
+        varied[node] = _varied_rule(node, index, wrt, differentiable, is_source, updates)
+        useful[node] = _useful_rule(node, index)
+    varied_before, varied_after = solve(cfg, gen_kill(varied), forward=True,
+                                        boundary=0, top=0)
+    useful_after, _ = solve(cfg, gen_kill(useful), forward=False, boundary=0, top=0)
+    return Activity(FactMap(index, varied_before), FactMap(index, varied_after),
+                    FactMap(index, useful_after))
 
-    def useful_transfer(node, fact):
-        stmt = node.stmt
-        if isinstance(stmt, gast.Return):
-            return fact | frozenset(syntax.loaded_names(stmt.value))
-        if isinstance(stmt, gast.Assign):
-            target = stmt.targets[0]
-            if isinstance(target, gast.Subscript):
-                if target.value.id in fact:
-                    return fact | frozenset(syntax.loaded_names(stmt.value))
-                return fact
-            if node.defs & fact:
-                return (fact - node.defs) | frozenset(_diff_operands(stmt.value))
-            return fact - node.defs
-        if isinstance(stmt, gast.For) and node.defs & fact:
-            return fact | frozenset(syntax.loaded_names(stmt.iter))
-        if isinstance(stmt, gast.Expr):
-            return fact | frozenset(_diff_operands(stmt.value))  # calls may feed containers
-        return fact
 
-    varied_before, varied_after = solve(cfg, varied_transfer, forward=True)
-    useful_after, _ = solve(cfg, useful_transfer, forward=False)
-    return Activity(varied_before, varied_after, useful_after)
+def _varied_rule(node, index, wrt, differentiable, is_source, updates):
+    """(kill, trigger, gen, always) of "depends on a wrt input" at ``node``."""
+    stmt, bits = node.stmt, index.bits
+    if node.kind == "entry":
+        return 0, 0, 0, bits(wrt)
+    if is_source is not None and isinstance(stmt, gast.Assign) and is_source(stmt):
+        return 0, 0, 0, node.def_bits
+    if isinstance(stmt, gast.Assign):
+        target = stmt.targets[0]
+        if isinstance(target, gast.Subscript):
+            return 0, bits(syntax.loaded_names(stmt.value)), bits([target.value.id]), 0
+        trigger = bits(_diff_operands(stmt.value)) if differentiable(stmt) else 0
+        return node.def_bits, trigger, node.def_bits, 0
+    if isinstance(stmt, gast.For):
+        trigger = bits(syntax.loaded_names(stmt.iter)) if differentiable(stmt) else 0
+        return node.def_bits, trigger, node.def_bits, 0
+    grown = _grown_container(stmt)
+    if grown:
+        return 0, bits(syntax.loaded_names(stmt.value.args[0])), bits([grown]), 0
+    updated = updates(stmt) if updates is not None else None
+    if updated:
+        return 0, bits(_diff_operands(stmt.value)), bits([updated]), 0
+    return 0, 0, 0, 0
+
+
+def _useful_rule(node, index):
+    """(kill, trigger, gen, always) of "may reach the output" at ``node`` (backward)."""
+    stmt, bits = node.stmt, index.bits
+    if isinstance(stmt, gast.Return):
+        return 0, 0, 0, bits(syntax.loaded_names(stmt.value))
+    if isinstance(stmt, gast.Assign):
+        target = stmt.targets[0]
+        if isinstance(target, gast.Subscript):
+            return 0, bits([target.value.id]), bits(syntax.loaded_names(stmt.value)), 0
+        return node.def_bits, node.def_bits, bits(_diff_operands(stmt.value)), 0
+    if isinstance(stmt, gast.For):
+        return 0, node.def_bits, bits(syntax.loaded_names(stmt.iter)), 0
+    if isinstance(stmt, gast.Expr):
+        return 0, 0, 0, bits(_diff_operands(stmt.value))   # calls may feed containers
+    return 0, 0, 0, 0
 
 
 def _grown_container(stmt):

@@ -2,21 +2,27 @@
 
 Each simple statement is a node; an ``if`` contributes its test node, a loop its header
 node (a ``for`` header defines the loop target). ``break`` jumps past its loop.
+
+``cfg.index`` numbers the names the graph mentions (``analysis.bits``) and gives every
+node ``def_bits`` / ``use_bits``; ``cfg.order(forward)`` is the order a dataflow solver
+visits nodes in (reverse post-order along the direction of the analysis).
 """
 
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.analysis.bits import NameIndex
 from srcgrad.syntax import gast
 
 
 class Node:
-    __slots__ = ("stmt", "kind", "succ", "pred", "defs", "uses")
+    __slots__ = ("stmt", "kind", "succ", "pred", "defs", "uses", "def_bits", "use_bits")
 
     def __init__(self, stmt, kind, defs=(), uses=()):
         self.stmt, self.kind = stmt, kind
         self.succ, self.pred = [], []
         self.defs, self.uses = frozenset(defs), frozenset(uses)
+        self.def_bits = self.use_bits = 0
 
     def __repr__(self):
         return f"Node({self.kind}, defs={sorted(self.defs)}, uses={sorted(self.uses)})"
@@ -33,9 +39,32 @@ class CFG:
         self.nodes.append(self.exit)
         for end in ends:
             _link(end, self.exit)
+        self._index = None
+        self._orders = {}
 
     def node(self, stmt):
         return self.by_stmt[id(stmt)]
+
+    @property
+    def index(self):
+        """The ``NameIndex`` of the names nodes define or read (built on first use)."""
+        if self._index is None:
+            index = NameIndex()
+            for node in self.nodes:
+                node.def_bits = index.bits(node.defs)
+                node.use_bits = index.bits(node.uses)
+            self._index = index
+        return self._index
+
+    def order(self, forward=True):
+        """Every node once: reverse post-order from the entry (forward) or from the exit
+        along predecessors (backward), then the nodes that walk does not reach."""
+        if forward not in self._orders:
+            start = self.entry if forward else self.exit
+            reached = _reverse_post_order(start, forward)
+            seen = set(reached)
+            self._orders[forward] = reached + [n for n in self.nodes if n not in seen]
+        return self._orders[forward]
 
     def _add(self, stmt, kind, defs=(), uses=()):
         node = Node(stmt, kind, defs, uses)
@@ -99,6 +128,24 @@ class CFG:
 def _link(a, b):
     a.succ.append(b)
     b.pred.append(a)
+
+
+def _reverse_post_order(start, forward):
+    """Depth-first from ``start`` (iterative: graphs can be thousands of nodes deep)."""
+    post, visited = [], {start}
+    stack = [(start, iter(start.succ if forward else start.pred))]
+    while stack:
+        node, children = stack[-1]
+        for child in children:
+            if child not in visited:
+                visited.add(child)
+                stack.append((child, iter(child.succ if forward else child.pred)))
+                break
+        else:
+            stack.pop()
+            post.append(node)
+    post.reverse()
+    return post
 
 
 def statement_defs_uses(stmt):

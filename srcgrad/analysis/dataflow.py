@@ -3,25 +3,33 @@
 ``solve(cfg, transfer, forward=True, meet=union, boundary=frozenset())`` returns
 ``(before, after)``: for each node, the facts on entry and on exit in the direction of
 the analysis (for a backward analysis ``before`` is the fact after the statement).
+Facts are anything ``meet`` combines and ``==`` compares: frozensets, or the bit vectors
+of ``analysis.bits`` that the analyses below use (linear work per node, not per name).
+
+Nodes are visited in reverse post-order along the analysis (``cfg.order``), from a FIFO
+queue that holds each node at most once; straight-line code is solved in one sweep.
 """
 
 from __future__ import annotations
 
+from collections import deque
 
-def union(sets):
-    result = frozenset()
-    for s in sets:
-        result |= s
+from srcgrad.analysis.bits import FactMap
+
+
+def union(facts):
+    facts = iter(facts)
+    result = next(facts, frozenset())
+    for fact in facts:
+        result = result | fact
     return result
 
 
-def intersection(sets):
-    sets = list(sets)
-    if not sets:
-        return frozenset()
-    result = sets[0]
-    for s in sets[1:]:
-        result &= s
+def intersection(facts):
+    facts = iter(facts)
+    result = next(facts, frozenset())
+    for fact in facts:
+        result = result & fact
     return result
 
 
@@ -33,45 +41,63 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
     """
     start = cfg.entry if forward else cfg.exit
     initial = frozenset() if top is None else top
-    before = {node: initial for node in cfg.nodes}
-    after = {node: initial for node in cfg.nodes}
-    before[start] = boundary
-    after[start] = transfer(start, boundary)
-    worklist = list(cfg.nodes)
-    while worklist:
-        node = worklist.pop(0)
+    order = cfg.order(forward)
+    before = dict.fromkeys(order, initial)
+    after = dict.fromkeys(order, initial)
+    queue, queued = deque(order), set(order)
+    while queue:
+        node = queue.popleft()
+        queued.discard(node)
         sources = node.pred if forward else node.succ
         if node is start:
             fact_in = boundary
+        elif len(sources) == 1:
+            fact_in = after[sources[0]]
         else:
             fact_in = meet([after[s] for s in sources]) if sources else initial
         fact_out = transfer(node, fact_in)
-        if fact_in != before[node] or fact_out != after[node]:
+        if fact_out != after[node] or fact_in != before[node]:
             before[node], after[node] = fact_in, fact_out
             for nxt in (node.succ if forward else node.pred):
-                if nxt not in worklist:
-                    worklist.append(nxt)
+                if nxt not in queued:
+                    queued.add(nxt)
+                    queue.append(nxt)
     return before, after
+
+
+def gen_kill(rules):
+    """The transfer of rules ``node -> (kill, trigger, gen, always)`` over bit vectors:
+    ``(fact - kill) | always``, plus ``gen`` when ``fact`` meets ``trigger``."""
+    def transfer(node, fact):
+        kill, trigger, gen, always = rules[node]
+        out = (fact & ~kill) | always
+        return out | gen if fact & trigger else out
+    return transfer
 
 
 def defined_names(cfg, params, definitely=False):
     """Names possibly (or, with ``definitely``, surely) assigned on entry to each node."""
-    universe = frozenset(n for node in cfg.nodes for n in node.defs) | frozenset(params)
+    index = cfg.index
+    universe = index.bits(params)
+    for node in cfg.nodes:
+        universe |= node.def_bits
 
     def transfer(node, fact):
-        return fact | node.defs
+        return fact | node.def_bits
 
     before, _ = solve(cfg, transfer, forward=True,
                       meet=intersection if definitely else union,
-                      boundary=frozenset(), top=universe if definitely else frozenset())
-    return before
+                      boundary=0, top=universe if definitely else 0)
+    return FactMap(index, before)
 
 
 def live_names(cfg, live_at_exit=frozenset()):
     """Names whose current value may still be read, just after each node."""
+    index = cfg.index
 
     def transfer(node, fact):
-        return (fact - node.defs) | node.uses
+        return (fact & ~node.def_bits) | node.use_bits
 
-    after_node, _ = solve(cfg, transfer, forward=False, boundary=frozenset(live_at_exit))
-    return after_node
+    after_node, _ = solve(cfg, transfer, forward=False, boundary=index.bits(live_at_exit),
+                          top=0)
+    return FactMap(index, after_node)

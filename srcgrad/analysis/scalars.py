@@ -17,6 +17,7 @@ Before (``scalar_params``: w, c)::        Scalars known after each line::
 
 from __future__ import annotations
 
+from srcgrad.analysis.bits import FactMap, NameSet
 from srcgrad.analysis.dataflow import intersection, solve
 from srcgrad.syntax import gast
 
@@ -26,22 +27,27 @@ SCALAR_ATTRIBUTES = {"ndim", "size", "itemsize", "nbytes"}
 def analyze_scalars(cfg, scalar_params, call_gives_scalar):
     """Names surely scalar on entry to each node. ``call_gives_scalar(call, is_scalar)``
     decides for calls (rule rows, ``math``, ``len``)."""
-    universe = frozenset(n for node in cfg.nodes for n in node.defs) | frozenset(scalar_params)
+    index = cfg.index
+    params = index.bits(scalar_params)
+    universe = params
+    for node in cfg.nodes:
+        universe |= node.def_bits
 
     def transfer(node, fact):
         if node.kind == "entry":
-            return frozenset(scalar_params)
+            return params
         stmt = node.stmt
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
-            target = stmt.targets[0].id
-            scalar = is_scalar_expr(stmt.value, fact, call_gives_scalar)
-            return (fact - {target}) | ({target} if scalar else frozenset())
+            target = node.def_bits
+            scalar = is_scalar_expr(stmt.value, NameSet(index, fact), call_gives_scalar)
+            return (fact & ~target) | (target if scalar else 0)
         if isinstance(stmt, gast.For) and _is_range(stmt.iter):
-            return fact | node.defs
-        return fact - node.defs
+            return fact | node.def_bits
+        return fact & ~node.def_bits
 
-    before, _ = solve(cfg, transfer, forward=True, meet=intersection, top=universe)
-    return before
+    before, _ = solve(cfg, transfer, forward=True, meet=intersection, boundary=0,
+                      top=universe)
+    return FactMap(index, before)
 
 
 def is_scalar_expr(expr, scalars, call_gives_scalar):

@@ -28,8 +28,7 @@ def eliminate_dead_code(body, live_out):
         node = cfg.by_stmt.get(id(stmt))
         if node is None or not isinstance(stmt, gast.Assign) or getattr(stmt, "saved", None):
             return True
-        targets = node.defs
-        if not targets or targets & live_after[node] or not _is_pure(stmt.value):
+        if not node.defs or node.def_bits & live_after.bits[node] or not _is_pure(stmt.value):
             return True
         if not all(isinstance(t, (gast.Name, gast.Tuple)) for t in stmt.targets):
             return True
