@@ -87,15 +87,49 @@ def _expand(g, a, axis, keepdims):
 
 
 def sum_adjoint(g, a, axis, keepdims):
-    if type(a) is not _NDARRAY and np.ndim(a) == 0:
+    """``g`` spread back over the axes ``np.sum`` reduced: a new array shaped like ``a``."""
+    if type(a) is _NDARRAY:
+        shape, dtype = a.shape, a.dtype
+        if dtype.kind not in "fc":
+            dtype = np.dtype(np.float64)
+    elif np.ndim(a) == 0:
         return g
-    return np.array(_expand(g, a, axis, keepdims), dtype=_float_dtype(a))
+    else:
+        shape, dtype = np.shape(a), _float_dtype(a)
+    return _spread(g, shape, axis, keepdims, dtype)
+
+
+def _spread(g, shape, axis, keepdims, dtype):
+    """A new ``dtype`` array of ``shape`` holding ``g`` repeated along ``axis`` (where a
+    reduction removed or, with ``keepdims``, shrank it). Filling and ``np.repeat`` copy
+    whole runs; a copy of a broadcast view walks a short inner axis element by element."""
+    if axis is None:
+        return np.full(shape, g, dtype=dtype)
+    ndim = len(shape)
+    axes = sorted({ax % ndim for ax in (axis if type(axis) is tuple else (axis,))})
+    g = np.asarray(g)
+    if g.dtype != dtype:
+        g = g.astype(dtype)
+    if not keepdims:
+        g = np.expand_dims(g, tuple(axes))
+    spread = False
+    for ax in axes:
+        if shape[ax] != 1 and g.shape[ax] == 1:
+            g = np.repeat(g, shape[ax], axis=ax)
+            spread = True
+    if not spread or g.shape != tuple(shape):
+        g = np.array(np.broadcast_to(g, shape))
+    return g
 
 
 def mean_adjoint(g, a, axis, keepdims):
     count = np.size(a) if axis is None else math.prod(   # a Python int keeps float32
         np.shape(a)[ax] for ax in (axis if isinstance(axis, tuple) else (axis,)))
-    return sum_adjoint(g, a, axis, keepdims) / count
+    out = sum_adjoint(g, a, axis, keepdims)
+    if out is g or type(out) is not _NDARRAY:
+        return out / count
+    out /= count   # a new array: divided in place, with the same rounding as out / count
+    return out
 
 
 def prod_adjoint(g, a, ans, axis, keepdims):
