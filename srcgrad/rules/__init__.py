@@ -5,6 +5,7 @@ SciPy costs seconds, and a program that never calls it should not pay."""
 
 from srcgrad.rules import (  # noqa: F401
     builtins_math,
+    containers,
     nondiff,
     numpy_elementwise,
     numpy_fft,

@@ -7,12 +7,15 @@
 
 import numpy as np
 
+from srcgrad import runtime
+
 # method name -> (numpy function, parameter that collects extra positional arguments)
 ARRAY_METHODS = {
     "sum": (np.sum, None), "mean": (np.mean, None), "prod": (np.prod, None),
     "max": (np.max, None), "min": (np.min, None), "dot": (np.dot, None),
     "ravel": (np.ravel, None), "flatten": (np.ravel, None), "copy": (np.copy, None),
     "squeeze": (np.squeeze, None), "cumsum": (np.cumsum, None), "clip": (np.clip, None),
+    "values": (runtime.dict_values, None), "items": (runtime.dict_items, None),
     "reshape": (np.reshape, "shape"), "transpose": (np.transpose, "axes"),
     "swapaxes": (np.swapaxes, None), "trace": (np.trace, None), "repeat": (np.repeat, None),
     "std": (np.std, None), "var": (np.var, None), "astype": (np.asarray, None),

@@ -64,8 +64,8 @@ defelementwise(np.maximum, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans
 defelementwise(np.minimum, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)")
 defelementwise(np.fmax, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)")
 defelementwise(np.fmin, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)")
-defelementwise(np.clip, "_sg.clip_mask(a, a_min, a_max)", None, None,
-               params="a, a_min=None, a_max=None")
+defelementwise(np.clip, "_sg.clip_mask(a, a_min, a_max, min, max)", None, None, None, None,
+               params="a, a_min=None, a_max=None, out=None, min=None, max=None")
 defadjoint(np.where, "condition, x=None, y=None", broadcasts=True,
            x="np.where(condition, g, 0.0)", y="np.where(condition, 0.0, g)",
            tangent={"x": "np.where(condition, x_dot, 0.0)", "y": "np.where(condition, 0.0, y_dot)"})

@@ -16,7 +16,11 @@ def balanced_eq(x, ans, other):
     return (x == ans) / (1.0 + (other == ans))
 
 
-def clip_mask(a, a_min, a_max):
+def clip_mask(a, a_min, a_max, low=None, high=None):
+    """Where ``np.clip`` passed ``a`` through (bounds as ``a_min``/``a_max`` or, in NumPy
+    2, ``min``/``max``)."""
+    a_min = low if a_min is None else a_min
+    a_max = high if a_max is None else a_max
     mask = np.ones_like(a, dtype=float)
     if a_min is not None:
         mask = mask * (a >= a_min)

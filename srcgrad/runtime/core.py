@@ -92,13 +92,45 @@ def sum_to_shape(g, shape):
     return g.sum(axis=tuple(axes)).reshape(shape)
 
 
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+
+
+def dict_values(d):
+    """``list(d.values())``: what ``d.values()`` is differentiated as."""
+    return list(d.values())
+
+
+def dict_items(d):
+    """``list(d.items())``: what ``d.items()`` is differentiated as."""
+    return list(d.items())
+
+
+def dict_values_adjoint(g, d):
+    """The cotangent of ``d`` from that of ``list(d.values())`` (a list, or a sparse dict
+    keyed by position)."""
+    items = g.items() if type(g) is dict else enumerate(g)
+    keys = list(d)
+    return {keys[i]: gi for i, gi in items}
+
+
+def dict_items_adjoint(g, d):
+    """The cotangent of ``d`` from that of ``list(d.items())``: each pair's second part."""
+    items = g.items() if type(g) is dict else enumerate(g)
+    keys = list(d)
+    out = {}
+    for i, pair in items:
+        value = get_item(pair, 1, d[keys[i]]) if isinstance(pair, (list, dict)) else pair
+        out[keys[i]] = value
+    return out
+
+
 def zeros_like(x):
     """A zero cotangent shaped like ``x``: floats stay floats, ints become floats; a list
     or tuple gets a list of zeros; a dict or another object gets an empty (sparse) dict
     that ``restructure`` fills in."""
     if type(x) is _NDARRAY:
         return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
-    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+    if (isinstance(x, (list, tuple)) and not hasattr(x, "_fields")) or isinstance(x, _DICT_VIEWS):
         return [zeros_like(v) for v in x]
     if isinstance(x, np.generic):
         return x.dtype.type(0) if x.dtype.kind in "fc" else 0.0
