@@ -27,9 +27,63 @@ def to_source(node):
     """Print a gast tree (module, function, statement list or expression) as Python."""
     if isinstance(node, list):
         node = gast.Module(body=node, type_ignores=[])
-    tree = gast.gast_to_ast(node)
-    ast.fix_missing_locations(tree)   # the unparser reads statements' line numbers
-    return ast.unparse(tree)
+    return ast.unparse(_printable(node))
+
+
+def _printable(node):
+    """The stdlib ``ast`` tree ``ast.unparse`` prints as ``node`` (a gast tree): the same
+    node classes and fields, each statement with a line number (the unparser reads it).
+    Faster than ``gast.gast_to_ast``, which also copies every location for ``compile``."""
+    kind = type(node)
+    if kind is gast.Name:
+        return ast.Name(node.id, _CONTEXTS[type(node.ctx)]())
+    special = _PRINTABLE_SPECIAL.get(kind)
+    if special is not None:
+        return special(node)
+    target = _AST_CLASSES.get(kind)
+    if target is None:
+        target = _AST_CLASSES[kind] = getattr(ast, kind.__name__)
+    new = target()
+    for field in target._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            value = [_printable(v) if isinstance(v, gast.AST) else v for v in value]
+        elif isinstance(value, gast.AST):
+            value = _printable(value)
+        setattr(new, field, value)
+    if isinstance(new, ast.stmt):
+        new.lineno = getattr(node, "lineno", None) or 1
+    return new
+
+
+def _printable_arg(name_node):
+    if name_node is None:
+        return None
+    annotation = name_node.annotation
+    return ast.arg(name_node.id, _printable(annotation) if annotation is not None else None,
+                   name_node.type_comment)
+
+
+def _printable_arguments(node):
+    return ast.arguments(
+        [_printable_arg(a) for a in node.posonlyargs], [_printable_arg(a) for a in node.args],
+        _printable_arg(node.vararg), [_printable_arg(a) for a in node.kwonlyargs],
+        [_printable(d) if d is not None else None for d in node.kw_defaults],
+        _printable_arg(node.kwarg), [_printable(d) for d in node.defaults])
+
+
+def _printable_handler(node):
+    new = ast.ExceptHandler(_printable(node.type) if node.type is not None else None,
+                            node.name.id if node.name is not None else None,
+                            [_printable(s) for s in node.body])
+    new.lineno = getattr(node, "lineno", None) or 1
+    return new
+
+
+_AST_CLASSES = {}
+_CONTEXTS = {gast.Load: ast.Load, gast.Store: ast.Store, gast.Del: ast.Del}
+_PRINTABLE_SPECIAL = {gast.arguments: _printable_arguments,
+                      gast.ExceptHandler: _printable_handler}
 
 
 def to_ast(node):
@@ -165,13 +219,25 @@ def _substitute(node, replacement):
     return new
 
 
+def walk(node):
+    """Every node of the tree ``node`` (itself first), breadth-first as ``gast.walk``
+    yields them, as a list (several times faster than ``gast.walk``)."""
+    nodes = [node]
+    for current in nodes:   # the list grows while it is read: breadth-first
+        for field in current._fields:
+            value = getattr(current, field, None)
+            if type(value) is list:
+                nodes.extend(v for v in value if isinstance(v, gast.AST))
+            elif isinstance(value, gast.AST):
+                nodes.append(value)
+    return nodes
+
+
 def names_in(node, ctx=None):
     """Ids of the ``Name`` nodes under ``node`` (optionally only Load or Store ones)."""
-    found = []
-    for sub in gast.walk(node):
-        if isinstance(sub, gast.Name) and (ctx is None or isinstance(sub.ctx, ctx)):
-            found.append(sub.id)
-    return found
+    name_class = gast.Name
+    return [sub.id for sub in walk(node)
+            if type(sub) is name_class and (ctx is None or isinstance(sub.ctx, ctx))]
 
 
 def loaded_names(node):
@@ -186,7 +252,7 @@ def is_atom(node):
 def set_line(nodes, lineno):
     """Stamp ``lineno`` (the user's line) on statements that do not have one yet."""
     for node in nodes if isinstance(nodes, list) else [nodes]:
-        for sub in gast.walk(node):
+        for sub in walk(node):
             if isinstance(sub, gast.stmt) and getattr(sub, "lineno", None) is None:
                 sub.lineno = lineno
     return nodes

@@ -12,6 +12,7 @@ else; the copy itself is then dead.
 
 from __future__ import annotations
 
+from srcgrad import syntax
 from srcgrad.analysis.cfg import statement_defs_uses
 from srcgrad.syntax import gast
 
@@ -53,7 +54,7 @@ def _is_copy(stmt):
 
 def _rename_reads(stmt, old, new):
     """Rename the reads of ``old`` in ``stmt``; a store to ``old`` (``a = a + c``) stays."""
-    for node in gast.walk(stmt):
+    for node in syntax.walk(stmt):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and node.id == old:
             node.id = new
 
@@ -61,7 +62,7 @@ def _rename_reads(stmt, old, new):
 def _read_counts(body):
     counts = {}
     for stmt in body:
-        for node in gast.walk(stmt):
+        for node in syntax.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 counts[node.id] = counts.get(node.id, 0) + 1
     return counts

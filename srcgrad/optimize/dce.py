@@ -52,7 +52,7 @@ def _filter(body, keep):
 
 
 def _is_pure(expr):
-    for node in gast.walk(expr):
+    for node in syntax.walk(expr):
         if isinstance(node, gast.Call):
             func = node.func
             root = func
