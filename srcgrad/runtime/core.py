@@ -141,10 +141,11 @@ def zeros_like(x):
 
 def add_at(dx, index, g):
     """``dx[index] += g``, in place, correct for repeated fancy indices; returns ``dx``."""
-    if type(dx) is dict:
+    kind = type(dx)
+    if kind is dict:
         dx[index] = add_cotangents(dx[index], g) if index in dx else g
         return dx
-    if type(dx) is list:
+    if kind is list:
         if isinstance(index, slice):
             for i, gi in zip(range(*index.indices(len(dx))), g):
                 dx[i] = add_cotangents(dx[i], gi)
@@ -178,9 +179,19 @@ def add_attr(dx, name, g):
 
 
 def _is_basic_index(index):
-    if isinstance(index, tuple):
-        return all(_is_basic_index(i) for i in index)
-    return index is None or index is Ellipsis or isinstance(index, (int, np.integer, slice))
+    """Does ``index`` select each element at most once (ints, slices, None, ``...``)? A
+    tuple inside the index is a sequence, which NumPy reads as a fancy index."""
+    kind = type(index)
+    if kind is int or kind is slice:
+        return True
+    if kind is tuple:
+        for item in index:
+            kind = type(item)
+            if not (kind is slice or kind is int or item is None or item is Ellipsis
+                    or isinstance(item, (int, np.integer))):
+                return False
+        return True
+    return index is None or index is Ellipsis or isinstance(index, (np.integer, int, slice))
 
 
 def item_adjoint(dx, index, value):
