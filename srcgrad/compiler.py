@@ -246,27 +246,28 @@ def _assemble(parsed, result, fn_names, namer, single):
     functions = {
         "forward": syntax.function_def(
             fn_names["forward"], params,
-            [fwd_comment] + residual_inits + _clone(forward) + [ret_fwd],
+            [fwd_comment] + residual_inits + forward + [ret_fwd],
             arguments=signature),
         "backward": syntax.function_def(
             fn_names["backward"], [saved_name, seed],
-            unpack + [bwd_comment] + _clone(backward)
+            unpack + [bwd_comment] + backward
             + [gast.Return(value=syntax.clone(grads_expr))]),
     }
     grads_out = grads_expr
-    fused = [fwd_comment] + _clone(forward) + [bwd_comment, seed_stmt] + _clone(backward)
+    # The four functions share the sweeps' statements (emit prints each one once).
+    fused = [fwd_comment] + forward + [bwd_comment, seed_stmt] + backward
     functions["grad"] = syntax.function_def(
-        fn_names["grad"], params, _clone(fused) + [gast.Return(value=syntax.clone(grads_out))],
+        fn_names["grad"], params, fused + [gast.Return(value=syntax.clone(grads_out))],
         arguments=signature)
     returned, keep = value, []
     if isinstance(value, gast.Name) and value.id in _assigned(backward):
         # The backward sweep restores overwritten values: keep the result before it runs.
         returned = syntax.name(namer.fresh("value"))
         keep = [syntax.assign(returned.id, syntax.clone(value))]
-    fused_keeping = [fwd_comment] + _clone(forward) + keep + [bwd_comment, seed_stmt]
+    fused_keeping = [fwd_comment] + forward + keep + [bwd_comment, seed_stmt]
     functions["value_and_grad"] = syntax.function_def(
         fn_names["value_and_grad"], params,
-        fused_keeping + _clone(backward) + [gast.Return(value=syntax.tuple_of(
+        fused_keeping + backward + [gast.Return(value=syntax.tuple_of(
             [syntax.clone(returned), syntax.clone(grads_out)]))],
         arguments=signature)
     for function in functions.values():
@@ -283,9 +284,7 @@ def _scalar_dispatch(parsed, functions, base, namer):
     if args.vararg or args.kwarg or args.kwonlyargs or not params \
             or _container_params(parsed.node, params) or _matmul_operands(parsed.node, params):
         return {}
-    backward_text = syntax.to_source(functions["grad"])
-    if "unbroadcast(" not in backward_text and not any(
-            f"np.{name}(" in backward_text for name in MATH_TWINS):
+    if not _calls_array_helpers(functions["grad"]):
         return {}
     aliases = {}
     for role in ("grad", "value_and_grad"):
@@ -302,9 +301,22 @@ def _scalar_dispatch(parsed, functions, base, namer):
     return aliases
 
 
+def _calls_array_helpers(function):
+    """Does ``function`` call ``unbroadcast`` or ``np.<f>`` with a ``math`` twin?"""
+    for sub in syntax.walk(function):
+        if isinstance(sub, gast.Call) and isinstance(sub.func, (gast.Attribute, gast.Name)):
+            func = sub.func
+            if (func.attr if isinstance(func, gast.Attribute) else func.id) == "unbroadcast":
+                return True
+            if isinstance(func, gast.Attribute) and func.attr in MATH_TWINS \
+                    and isinstance(func.value, gast.Name) and func.value.id == "np":
+                return True
+    return False
+
+
 def _matmul_operands(node, params):
     """Parameters used with ``@`` (never scalars)."""
-    return {operand.id for sub in gast.walk(node)
+    return {operand.id for sub in syntax.walk(node)
             if isinstance(sub, gast.BinOp) and isinstance(sub.op, gast.MatMult)
             for operand in (sub.left, sub.right)
             if isinstance(operand, gast.Name) and operand.id in params}
@@ -328,7 +340,7 @@ def _container_params(node, params):
     gradients are given the parameter's own structure (tuple, dict, NamedTuple...)."""
     found = set()
     aliases = {p: p for p in params}   # `a, b = pair` reads pair through a temporary
-    for sub in gast.walk(node):
+    for sub in syntax.walk(node):
         base = None
         if isinstance(sub, gast.Assign) and isinstance(sub.value, gast.Name) \
                 and sub.value.id in aliases and isinstance(sub.targets[0], gast.Name):
@@ -362,7 +374,7 @@ def _walk_statements(body):
 def _assigned(body):
     names = set()
     for stmt in _walk_statements(body):
-        for node in gast.walk(stmt):
+        for node in syntax.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 names.add(node.id)
     return names
@@ -379,11 +391,8 @@ def _loaded(node_or_body):
 def _order(forward, params):
     order = {p: i for i, p in enumerate(params)}
     for stmt in _walk_statements(forward):
-        for node in gast.walk(stmt):
+        for node in syntax.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 order.setdefault(node.id, len(order))
     return lambda name: order.get(name, len(order))
 
-
-def _clone(body):
-    return [syntax.clone(s) for s in body]

@@ -36,7 +36,7 @@ def _printable(node):
     Faster than ``gast.gast_to_ast``, which also copies every location for ``compile``."""
     kind = type(node)
     if kind is gast.Name:
-        return ast.Name(node.id, _CONTEXTS[type(node.ctx)]())
+        return ast.Name(node.id, _CONTEXTS[type(node.ctx)])
     special = _PRINTABLE_SPECIAL.get(kind)
     if special is not None:
         return special(node)
@@ -81,7 +81,7 @@ def _printable_handler(node):
 
 
 _AST_CLASSES = {}
-_CONTEXTS = {gast.Load: ast.Load, gast.Store: ast.Store, gast.Del: ast.Del}
+_CONTEXTS = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del()}
 _PRINTABLE_SPECIAL = {gast.arguments: _printable_arguments,
                       gast.ExceptHandler: _printable_handler}
 
@@ -166,8 +166,13 @@ def is_comment(stmt):
 
 def render(body):
     """Print statements as source, turning comment markers into ``#`` lines."""
+    return "\n".join(render_lines(to_source(body))) + "\n"
+
+
+def render_lines(source):
+    """The lines of printed ``source`` with comment markers turned into ``#`` lines."""
     lines = []
-    for line in to_source(body).splitlines():
+    for line in source.splitlines():
         stripped = line.lstrip()
         if stripped[:1] in "'\"" and _COMMENT_TAG in stripped:
             text = ast.literal_eval(stripped)
@@ -176,7 +181,7 @@ def render(body):
                 lines.append(f"{indent}# {text[len(_COMMENT_TAG):]}")
                 continue
         lines.append(line)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 @functools.lru_cache(maxsize=4096)

@@ -23,28 +23,96 @@ class GeneratedModule:
     spans: dict             # generated function name -> (first line, last line)
 
 
+@dataclasses.dataclass
+class _Chunk:
+    """The printed lines of one top-level statement of a function body."""
+    lines: list
+    line_map: list = dataclasses.field(default_factory=list)   # (line index, user line)
+    last_code: int = None   # index of its last line that is not a comment
+
+
 def render_module(header, functions):
-    """``functions``: list of (role, gast FunctionDef). Returns a ``GeneratedModule``."""
-    body = [fn for _, fn in functions]
-    source = syntax.render(body)
-    source = "".join(f"# {line}\n" for line in header) + source
-    tree = ast.parse(source)
-    line_map = _line_map(body, tree)
-    spans = {node.name: (node.lineno, node.end_lineno) for node in tree.body
-             if isinstance(node, ast.FunctionDef)}
+    """``functions``: list of (role, gast FunctionDef). Returns a ``GeneratedModule``.
+
+    The functions share statements (the fused gradient repeats both sweeps): every
+    distinct statement is printed once and its lines reused wherever it appears."""
+    chunks = _render_statements(_distinct_statements(fn for _, fn in functions))
+    lines = [f"# {line}" for line in header]
+    line_map, spans = {}, {}
+    for number, (_, fn) in enumerate(functions):
+        if number:
+            lines.append("")
+        first = last = len(lines) + 1
+        lines.append(_def_line(fn))
+        if getattr(fn, "lineno", None):
+            line_map[first] = fn.lineno
+        for stmt in fn.body:
+            chunk, start = chunks[id(stmt)], len(lines) + 1
+            line_map.update((start + offset, user) for offset, user in chunk.line_map)
+            if chunk.last_code is not None:
+                last = start + chunk.last_code
+            lines.extend(chunk.lines)
+        spans[fn.name] = (first, last)
     names = {role: fn.name for role, fn in functions}
-    return GeneratedModule(source, line_map, names, spans)
+    return GeneratedModule("\n".join(lines) + "\n", line_map, names, spans)
 
 
-def _line_map(body, tree):
-    generated = list(_statements(tree.body))
-    original = [s for s in _gast_statements(body) if not syntax.is_comment(s)]
-    line_map = {}
-    for gen, orig in zip(generated, original):
-        user_line = getattr(orig, "lineno", None)
-        if user_line:
-            line_map[gen.lineno] = user_line
-    return line_map
+def _distinct_statements(functions):
+    seen, distinct = set(), []
+    for fn in functions:
+        for stmt in fn.body:
+            if id(stmt) not in seen:
+                seen.add(id(stmt))
+                distinct.append(stmt)
+    return distinct
+
+
+def _def_line(fn):
+    header = syntax.function_def(fn.name, (), [], arguments=fn.args)
+    return syntax.to_source(header).splitlines()[0]
+
+
+_SPLIT = syntax.comment("srcgrad: next statement")
+
+
+def _render_statements(statements):
+    """``id(stmt) -> _Chunk``: the statements printed in one go as the body of a dummy
+    function (after a ``pass``, so none is printed as a docstring), split at markers."""
+    body = [gast.Pass()]
+    for stmt in statements:
+        body += [stmt, _SPLIT]
+    printed = syntax.render_lines(syntax.to_source(syntax.function_def("_", (), body)))
+    marker = printed[-1]
+    chunks, current = [], []
+    for line in printed[2:]:
+        if line == marker:
+            chunks.append(_Chunk(current))
+            current = []
+        else:
+            current.append(line)
+    code = [(stmt, chunk) for stmt, chunk in zip(statements, chunks)
+            if not syntax.is_comment(stmt)]
+    _map_lines(code, chunks)
+    return {id(stmt): chunk for stmt, chunk in zip(statements, chunks)}
+
+
+def _map_lines(code, chunks):
+    """Fill each chunk's line map (its statements' lines -> user lines) and last code
+    line, from one parse of every chunk under a dummy ``def``."""
+    starts, line = {}, 2
+    for chunk in chunks:
+        starts[id(chunk)] = line
+        line += len(chunk.lines)
+    text = "\n".join(["def _():"] + [ln for chunk in chunks for ln in chunk.lines]) + "\n"
+    parsed = ast.parse(text).body[0].body
+    for (stmt, chunk), tree in zip(code, parsed):
+        start = starts[id(chunk)]
+        chunk.last_code = tree.end_lineno - start
+        original = [s for s in _gast_statements([stmt]) if not syntax.is_comment(s)]
+        for gen, orig in zip(_statements([tree]), original):
+            user_line = getattr(orig, "lineno", None)
+            if user_line:
+                chunk.line_map.append((gen.lineno - start, user_line))
 
 
 def _statements(body):
