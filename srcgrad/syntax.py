@@ -187,6 +187,9 @@ def render_lines(source):
 @functools.lru_cache(maxsize=4096)
 def _parse_template(source, mode):
     tree = gast.parse(source)
+    for node in gast.walk(tree):   # a template's own positions mean nothing to the user
+        if isinstance(node, gast.stmt):
+            node.lineno = None
     return tree.body if mode == "stmts" else tree.body[0].value
 
 
@@ -256,11 +259,19 @@ def is_atom(node):
 
 def set_line(nodes, lineno):
     """Stamp ``lineno`` (the user's line) on statements that do not have one yet."""
-    for node in nodes if isinstance(nodes, list) else [nodes]:
-        for sub in walk(node):
-            if isinstance(sub, gast.stmt) and getattr(sub, "lineno", None) is None:
-                sub.lineno = lineno
+    todo = list(nodes) if isinstance(nodes, list) else [nodes]
+    while todo:   # statements nest only in lists of statements, handlers and cases
+        node = todo.pop()
+        if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
+            node.lineno = lineno
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                todo.extend(v for v in value if isinstance(v, _STATEMENT_HOLDERS))
     return nodes
+
+
+_STATEMENT_HOLDERS = (gast.stmt, gast.excepthandler, gast.match_case)
 
 
 def line_of(node, default=None):
