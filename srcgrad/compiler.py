@@ -336,8 +336,9 @@ class _ScalarVariant:
 
 
 def _container_params(node, params):
-    """Parameters used as containers (indexed, iterated, read by attribute): their
-    gradients are given the parameter's own structure (tuple, dict, NamedTuple...)."""
+    """Parameters used as containers (indexed, iterated, read by attribute, called as
+    objects): their gradients are given the parameter's own structure (tuple, dict,
+    NamedTuple, the object's class...)."""
     found = set()
     aliases = {p: p for p in params}   # `a, b = pair` reads pair through a temporary
     for sub in syntax.walk(node):
@@ -350,6 +351,8 @@ def _container_params(node, params):
             base = sub.value
         elif isinstance(sub, gast.For):
             base = sub.iter
+        elif isinstance(sub, gast.Call):
+            base = sub.func
         if isinstance(base, gast.Name) and base.id in aliases:
             found.add(aliases[base.id])
     return found

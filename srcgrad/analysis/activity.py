@@ -104,7 +104,8 @@ def _grown_container(stmt):
 
 
 def _diff_operands(expr):
-    """Names whose derivative can flow into ``expr``'s value (not indices or functions)."""
+    """Names whose derivative can flow into ``expr``'s value (not indices; a called
+    object, whose attributes a method reads, counts)."""
     if isinstance(expr, gast.Subscript):
         return syntax.loaded_names(expr.value)
     if isinstance(expr, gast.Call):
@@ -113,5 +114,7 @@ def _diff_operands(expr):
             names += syntax.loaded_names(arg)
         if isinstance(expr.func, gast.Attribute):
             names += syntax.loaded_names(expr.func.value)
+        elif isinstance(expr.func, gast.Name):
+            names.append(expr.func.id)
         return names
     return syntax.loaded_names(expr)

@@ -19,7 +19,7 @@ _LIBRARY_PREFIXES = ("numpy", "scipy", "math", "builtins")
 
 @dataclasses.dataclass
 class CallInfo:
-    kind: str            # "rule" | "nondiff" | "user" | "unknown"
+    kind: str            # "rule" | "nondiff" | "user" | "dynamic" | "variable" | "unknown"
     name: str
     target: object = None
     rule: object = None
@@ -38,8 +38,8 @@ def classify_call(parsed, call, local_names):
         return CallInfo("variable", dotted, args=args, keywords=keywords)
     if isinstance(func, gast.Attribute) and (root is None or root in local_names):
         return _classify_method(func, args, keywords)
-    if root in local_names:
-        return CallInfo("unknown", dotted, args=args, keywords=keywords)
+    if root in local_names:   # a callable value: known only when it runs
+        return CallInfo("dynamic", dotted, args=args, keywords=keywords)
     try:
         obj = parsed.resolve(dotted)
     except KeyError:
@@ -71,6 +71,11 @@ def is_array_attribute(attr):
             or attr in NONDIFF_METHODS)
 
 
+BUILTIN_CONTAINER_METHODS = {
+    "append", "extend", "insert", "remove", "pop", "clear", "index", "count", "sort",
+    "reverse", "get", "keys", "update", "setdefault", "popitem", "add", "discard"}
+
+
 def _classify_method(func, args, keywords):
     obj = func.value
     if func.attr in NONDIFF_METHODS:
@@ -81,7 +86,10 @@ def _classify_method(func, args, keywords):
         if packs and len(args) > 1:
             args = [gast.Tuple(elts=args, ctx=gast.Load())]
         return CallInfo("rule", rule.name, target, rule, [obj] + args, keywords)
-    return CallInfo("unknown", f".{func.attr}()", args=[obj] + args, keywords=keywords)
+    if func.attr in BUILTIN_CONTAINER_METHODS:   # list/dict methods: see modes.reverse
+        return CallInfo("unknown", f".{func.attr}()", args=[obj] + args, keywords=keywords)
+    # Another method (of a user object, say): looked up when it runs.
+    return CallInfo("dynamic", f".{func.attr}()", args=[obj] + args, keywords=keywords)
 
 
 def _is_random(obj):

@@ -31,6 +31,7 @@ from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
 from srcgrad.modes.calls import classify_call, generated_variant, is_array_attribute
+from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES
@@ -70,7 +71,7 @@ class ReverseMode:
         self.callees = []
         self.loop_depth = 0
         self.preinit = []
-        self._call_residuals = {}
+        self.calls = CallExpander(self)
         self.containers = _container_names(node.body, self.params)
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
@@ -201,42 +202,14 @@ class ReverseMode:
         return [self.push(base.id, saved, stmt), stmt]
 
     def forward_assign(self, stmt):
+        """A call to user code becomes a call of its generated forward function."""
         value = stmt.value
         target = stmt.targets[0].id
         if isinstance(value, gast.Call) and self.is_active(stmt, target):
             info = self.call_info(value)
-            if info.kind == "user":
-                fwd_name, _ = self.callee_names(info.target, self.call_wrt(stmt, info)[2])
-                self.callees.append(info.target)
-                residual = self.call_residual(stmt, info)
-                call = gast.Call(func=syntax.name(fwd_name), args=value.args,
-                                 keywords=value.keywords)
-                targets = syntax.tuple_of([syntax.name(target, True), syntax.name(residual, True)],
-                                          store=True)
-                out = syntax.assign(targets, call)
-                if self.loop_depth > 0:  # each iteration's call keeps its own saved values
-                    return [self.push(residual, syntax.name(residual), stmt,
-                                      maybe_undefined=True), out]
-                return out
+            if info.kind in ("user", "dynamic"):
+                return self.calls.forward(stmt, info, target)
         return stmt
-
-    def call_wrt(self, stmt, info):
-        """(parameters, their argument atoms, the callee's wrt) for a user call: the
-        callee is differentiated only w.r.t. parameters whose arguments carry a
-        derivative (every parameter in eager units, whose callees may read Variables)."""
-        import inspect
-
-        params = list(inspect.signature(info.target).parameters)
-        bound = self.rules.bind_user_call(stmt, info, params)
-        active = tuple(p for p in params if p in bound and (
-            self.eager or self.varied(stmt, bound[p])))
-        return params, bound, (active[0] if len(active) == 1 else active)
-
-    def call_residual(self, stmt, info):
-        if id(stmt) not in self._call_residuals:
-            self._call_residuals[id(stmt)] = self.namer.fresh(
-                f"{info.target.__name__}_saved")
-        return self._call_residuals[id(stmt)]
 
     def forward_loop(self, stmt):
         counter = self.loop_counter(stmt)
@@ -314,8 +287,8 @@ class ReverseMode:
                 out += self.inplace_adjoint(stmt, *inplace, target.id, state)
             elif target.id in state and self.is_active(stmt, target.id):
                 out += self.adjoint_of(stmt, target.id, stmt.value, state)
-            if id(stmt) in self._call_residuals and self.loop_depth > 0:
-                out.append(self.pop(self._call_residuals[id(stmt)]))
+            if self.calls.saved_name(stmt) and self.loop_depth > 0:
+                out.append(self.pop(self.calls.saved_name(stmt)))
             state.pop(target.id, None)
             if self.overwrites(stmt, target.id):
                 out.append(self.pop(target.id))
@@ -438,7 +411,8 @@ class ReverseMode:
             return
         operands = list(info.args or []) + [value for _, value in info.keywords or []]
         if any(self.varied(stmt, atom) for atom in operands):
-            what = f"`{info.name}`" if info.kind != "unknown" or not info.name.startswith(".") \
+            what = f"`{info.name}`" if info.kind not in ("unknown", "dynamic") \
+                or not info.name.startswith(".") \
                 else f"the in-place method call `{info.name}`"
             raise self.parsed.error(
                 f"{what} is called for its effect on values being differentiated, and "
@@ -501,8 +475,8 @@ class ReverseMode:
             return []
         if info.kind == "rule":
             return self.rules.expand(stmt, info.rule, info.args, info.keywords, g, target, state)
-        if info.kind == "user":
-            return self.user_call_adjoint(stmt, info, g, state)
+        if info.kind in ("user", "dynamic"):
+            return self.calls.adjoint(stmt, info, g, state)
         if info.kind == "variable":
             return self.variable_read_adjoint(stmt, info, g, state)
         raise self.parsed.error(
@@ -516,7 +490,7 @@ class ReverseMode:
         """Is ``stmt`` ``v = _sg.read_variable(obj)`` or a user call (which may read
         Variables): a source in an eager unit?"""
         return isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Call) \
-            and self.call_info(stmt.value).kind in ("variable", "user")
+            and self.call_info(stmt.value).kind in ("variable", "user", "dynamic")
 
     def variable_read_adjoint(self, stmt, info, g, state):
         """The cotangent of a read goes to the Variable (and to ``obj`` when it is a
@@ -525,22 +499,6 @@ class ReverseMode:
         out = syntax.quote("_sg.variable_cotangent(obj, g)", obj=obj, g=g)
         if self.varied(stmt, obj):
             out += self.accumulate(obj.id, syntax.name(g), state)
-        return out
-
-    def user_call_adjoint(self, stmt, info, g, state):
-        _, bound, callee_wrt = self.call_wrt(stmt, info)
-        _, bwd_name = self.callee_names(info.target, callee_wrt)
-        wrt = (callee_wrt,) if isinstance(callee_wrt, str) else callee_wrt
-        grads = [self.rules.grad_name(stmt, p, info.target.__name__) for p in wrt]
-        residual = self.call_residual(stmt, info)
-        targets = syntax.name(grads[0], True) if isinstance(callee_wrt, str) else \
-            syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
-        call = syntax.call(syntax.name(bwd_name), [syntax.name(residual), syntax.name(g)])
-        out = [syntax.assign(targets, call)]
-        for param, grad in zip(wrt, grads):
-            atom = bound[param]
-            if self.varied(stmt, atom):
-                out += self.accumulate(atom.id, syntax.name(grad), state)
         return out
 
     def backward_subscript_write(self, stmt, target, state):

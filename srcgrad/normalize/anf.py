@@ -340,8 +340,9 @@ class _Flattener:
         syntax.set_line(body, getattr(expr, "lineno", None) or fn.lineno)
         body = control_flow.to_single_exit(desugar.desugar(body, self.namer), self.namer)
         result = preferred or self.namer.fresh(f"{fn.name}_result")
+        return_line = body[-1].lineno or fn.lineno
         body[-1] = syntax.assign(result, body[-1].value)
-        body[-1].lineno = fn.lineno
+        body[-1].lineno = return_line
         return pre + self.block(body), syntax.name(result)
 
     def comprehension(self, expr):

@@ -13,7 +13,10 @@ from tests.aot.helpers import env_with, freeze_srcgrad, last_json, run_python, w
 MODULE = {"model.py": """
     import numpy as np
 
+    import srcgrad as sg
 
+
+    @sg.differentiable   # a compiled unit of its own (small undecorated helpers are inlined)
     def helper(x, w):
         return np.tanh(x * w)
 
@@ -144,5 +147,6 @@ def test_registering_a_rule_for_a_called_function_changes_the_key(tmp_path):
     plain = last_json(run_python(script, tmp_path))
     ruled = last_json(run_python(script, tmp_path, env=env_with(WITH_RULE="1")))
     again = last_json(run_python(script, tmp_path, env=env_with(WITH_RULE="1")))
-    assert plain["generated"] == 2 and ruled["hits"] == 0 and ruled["generated"] == 1
+    # wiggle is small enough to be inlined into loss: one unit either way.
+    assert plain["generated"] == 1 and ruled["hits"] == 0 and ruled["generated"] == 1
     assert again["hits"] == 1 and again["generated"] == 0

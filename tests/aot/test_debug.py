@@ -14,7 +14,10 @@ from tests.aot.helpers import run_python, write_files
 SOURCE = """
 import numpy as np
 
+import srcgrad as sg
 
+
+@sg.differentiable   # a compiled unit of its own (small undecorated helpers are inlined)
 def scale(x, w):
     return np.tanh(x * w)
 

@@ -41,6 +41,7 @@ PROJECT = {
         from other import helper as other_helper
 
 
+        @sg.differentiable   # a unit of its own (small undecorated helpers are inlined)
         def helper(x, w):
             return np.tanh(x * w)
 

@@ -200,7 +200,6 @@ SCALAR_CASES += [
 ]
 
 RNG = np.random.default_rng(2024)
-SELF_METHOD = "a method calling another method of self is an unknown call (MissingRuleError)"
 X43 = np.array([[0.5, -1.2, 0.3], [1.1, 0.4, -0.7], [-0.6, 0.9, 1.4], [0.2, -0.3, -1.0]])
 Y4 = np.array([1.0, 0.0, 1.0, 1.0])
 SIGNS4 = np.array([1.0, -1.0, 1.0, -1.0])
@@ -242,15 +241,13 @@ SCALAR_CASES += [
     Case(models.conv1d_valid, VEC6, np.array([0.5, -0.3, 0.8])),
     Case(models.vae_elbo, np.array([0.3, -0.2]), np.array([-0.5, 0.2]),
          0.5 * RNG.standard_normal((3, 2)), VEC3, np.array([0.4, -1.1])),
-    Case(models.network_loss, models.NeuralNet([3, 4, 1]), X43, Y4,
-         xfail="calling an argument that is an object with __call__ (net(X)) is an unknown call",
-         xfail_wrt=(0, 1), rejected=True),
+    Case(models.network_loss, models.NeuralNet([3, 4, 1]), X43, Y4),
     Case(models.Regressor(X43, Y4), np.array([0.4, -0.3, 0.2]), 0.15, id="regressor_call"),
     # classes
     Case(classes.Polynomial([0.5, -1.0, 0.3, 0.2]).squared_error, 1.3, 0.4,
-         id="method_polynomial", xfail=SELF_METHOD, xfail_wrt=(0,), rejected=True),
+         id="method_polynomial"),
     Case(classes.Dense(MAT23, np.array([0.1, -0.2])).loss, VEC3, np.array([0.3, -0.5]),
-         id="method_dense_loss", xfail=SELF_METHOD, xfail_wrt=(0,), rejected=True),
+         id="method_dense_loss"),
     Case(classes.Dense(MAT23, np.array([0.1, -0.2])).loss_of_weights, MAT23, VEC3,
          id="method_weights_argument"),
     Case(classes.Quadratic(MAT33 @ MAT33.T, VEC3), POS3, id="callable_quadratic"),
@@ -266,9 +263,7 @@ SCALAR_CASES += [
     Case(classes.namedtuple_unpacked, classes.Affine(MAT23, np.array([0.1, -0.2])), VEC3),
     Case(classes.list_of_namedtuples, [classes.Affine(MAT33, VEC3),
                                        classes.Affine(MAT23, np.array([0.2, 0.1]))], POS3),
-    Case(classes.object_method_call, 0.7,
-         xfail="a method of an object built in the function (poly.evaluate) is an unknown call",
-         rejected=True),
+    Case(classes.object_method_call, 0.7),
     # containers as arguments and working state
     Case(structures.tuple_argument, (VEC3, POS3)),
     Case(structures.list_argument, [VEC3, MAT22, 0.4]),

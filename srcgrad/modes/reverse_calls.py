@@ -1,0 +1,129 @@
+"""Calls to other user code in reverse mode: each becomes a call of the callee's
+generated forward function (which also returns what its backward needs) and, in the
+backward sweep, of its generated backward function.
+
+Before::
+
+    y = helper(x, w)
+    z = self.layer(x)     # a method: known only when it runs
+
+After (forward sweep, then backward sweep)::
+
+    y, helper_saved = helper_forward(x, w)
+    z, layer_saved = _sg.dynamic_forward(self.layer, False, x)
+    ...
+    (darg0_call,) = _sg.dynamic_backward(layer_saved, dz)
+    dx_helper, dw_helper = helper_backward(helper_saved, dy)
+
+A *static* callee (a function the name denotes at compile time) is compiled with the
+caller, w.r.t. the parameters whose arguments carry derivatives. A *dynamic* callee (a
+method of an object, an object with ``__call__`` passed in) is looked up when it runs;
+the runtime compiles it w.r.t. every argument (and the object itself when it carries
+derivatives: its attributes then get cotangents, like any container).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+
+class CallExpander:
+    def __init__(self, mode):
+        self.mode = mode
+        self._residuals = {}
+
+    # -- forward sweep -------------------------------------------------------------------
+    def forward(self, stmt, info, target):
+        """``target, saved = <callee forward>(...)``, saved per iteration inside loops."""
+        mode = self.mode
+        value = stmt.value
+        if info.kind == "user":
+            fwd_name, _ = mode.callee_names(info.target, self.wrt(stmt, info)[2])
+            mode.callees.append(info.target)
+            call = gast.Call(func=syntax.name(fwd_name), args=value.args,
+                             keywords=value.keywords)
+        else:
+            helper = "_sg.dynamic_forward_eager" if mode.eager else "_sg.dynamic_forward"
+            owner = self.dynamic_owner(stmt, info)
+            flag = syntax.const(owner is not None and mode.varied(stmt, owner))
+            call = gast.Call(func=syntax.quote_expr(helper),
+                             args=[value.func, flag] + list(value.args),
+                             keywords=value.keywords)
+        residual = self.residual(stmt, info)
+        targets = syntax.tuple_of([syntax.name(target, True), syntax.name(residual, True)],
+                                  store=True)
+        out = syntax.assign(targets, call)
+        if mode.loop_depth > 0:
+            return [mode.push(residual, syntax.name(residual), stmt, maybe_undefined=True), out]
+        return [out]
+
+    def residual(self, stmt, info):
+        """The name holding one call's saved values."""
+        if id(stmt) not in self._residuals:
+            base = info.target.__name__ if info.kind == "user" else info.name.strip(".()")
+            self._residuals[id(stmt)] = self.mode.namer.fresh(f"{base}_saved")
+        return self._residuals[id(stmt)]
+
+    def saved_name(self, stmt):
+        return self._residuals.get(id(stmt))
+
+    # -- backward sweep ------------------------------------------------------------------
+    def adjoint(self, stmt, info, g, state):
+        if info.kind == "user":
+            return self.static_adjoint(stmt, info, g, state)
+        return self.dynamic_adjoint(stmt, info, g, state)
+
+    def wrt(self, stmt, info):
+        """(parameters, their argument atoms, the callee's wrt) for a static call: only
+        parameters whose arguments carry a derivative (all of them in eager units, whose
+        callees may read Variables)."""
+        mode = self.mode
+        params = list(inspect.signature(info.target).parameters)
+        bound = mode.rules.bind_user_call(stmt, info, params)
+        active = tuple(p for p in params if p in bound and (
+            mode.eager or mode.varied(stmt, bound[p])))
+        return params, bound, (active[0] if len(active) == 1 else active)
+
+    def static_adjoint(self, stmt, info, g, state):
+        mode = self.mode
+        _, bound, callee_wrt = self.wrt(stmt, info)
+        _, bwd_name = mode.callee_names(info.target, callee_wrt)
+        wrt = (callee_wrt,) if isinstance(callee_wrt, str) else callee_wrt
+        grads = [mode.rules.grad_name(stmt, p, info.target.__name__) for p in wrt]
+        targets = syntax.name(grads[0], True) if isinstance(callee_wrt, str) else \
+            syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
+        call = syntax.call(syntax.name(bwd_name),
+                           [syntax.name(self.residual(stmt, info)), syntax.name(g)])
+        out = [syntax.assign(targets, call)]
+        for param, grad in zip(wrt, grads):
+            if mode.varied(stmt, bound[param]):
+                out += mode.accumulate(bound[param].id, syntax.name(grad), state)
+        return out
+
+    def dynamic_owner(self, stmt, info):
+        """The object whose method (or ``__call__``) is called, as an atom."""
+        func = stmt.value.func
+        return func.value if isinstance(func, gast.Attribute) else func
+
+    def dynamic_adjoint(self, stmt, info, g, state):
+        mode = self.mode
+        call = stmt.value
+        if call.keywords and any(mode.varied(stmt, kw.value) for kw in call.keywords):
+            raise mode.parsed.error(f"a value being differentiated is passed by keyword to "
+                                    f"`{info.name}`, which is only known when it runs; pass "
+                                    "it positionally", stmt)
+        owner = self.dynamic_owner(stmt, info)
+        inputs = ([owner] if owner is not None and mode.varied(stmt, owner) else []) \
+            + list(call.args)
+        grads = [mode.rules.grad_name(stmt, f"arg{i}", "call") for i in range(len(inputs))]
+        targets = syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
+        backward = syntax.quote_expr("_sg.dynamic_backward(saved, g)",
+                                     saved=self.residual(stmt, info), g=g)
+        out = [syntax.assign(targets, backward)]
+        for atom, grad in zip(inputs, grads):
+            if mode.varied(stmt, atom):
+                out += mode.accumulate(atom.id, syntax.name(grad), state)
+        return out
