@@ -32,12 +32,20 @@ from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
 from srcgrad.modes.calls import classify_call, generated_variant, is_array_attribute
 from srcgrad.modes.reverse_calls import CallExpander
+from srcgrad.modes.reverse_common import (
+    OWNED,
+    SHARED,
+    is_loop_exit,
+    is_range,
+    list_growth,
+    list_pop,
+)
+from srcgrad.modes.reverse_containers import ContainerAdjoints
+from srcgrad.modes.reverse_loops import LoopAdjoints
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES
 from srcgrad.syntax import gast
-
-OWNED, SHARED = "owned", "shared"  # a nonzero adjoint's buffer: ours to mutate, or not
 
 
 @dataclasses.dataclass
@@ -52,7 +60,7 @@ class ReverseResult:
     seed_helper: str = "_sg.seed"   # what the fused functions call to seed the output
 
 
-class ReverseMode:
+class ReverseMode(ContainerAdjoints, LoopAdjoints):
     def __init__(self, parsed, node, wrt, namer, callee_names, eager=False,
                  scalar_params=False):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
@@ -80,7 +88,7 @@ class ReverseMode:
     def differentiable(self, stmt):
         """Does ``stmt``'s result carry a derivative from its operands?"""
         if isinstance(stmt, gast.For):
-            return not _is_range(stmt.iter)
+            return not is_range(stmt.iter)
         value = stmt.value
         if isinstance(value, (gast.Constant, gast.Compare, gast.JoinedStr)):
             return False
@@ -173,7 +181,7 @@ class ReverseMode:
             assigned = self.forward_assign(stmt)
             return out + (assigned if isinstance(assigned, list) else [assigned])
         if isinstance(stmt, gast.If):
-            if _is_loop_exit(stmt):
+            if is_loop_exit(stmt):
                 return [stmt]
             return [gast.If(test=stmt.test, body=self.forward_block(stmt.body) or [gast.Pass()],
                             orelse=self.forward_block(stmt.orelse))]
@@ -189,18 +197,6 @@ class ReverseMode:
             return self.forward_bare_call(stmt)
         return [stmt]
 
-    def forward_bare_call(self, stmt):
-        """A bare call to an in-place helper that overwrites an item (``definplace`` with
-        ``saves``) saves the item first, as ``x[i] = v`` does, for the backward sweep to
-        restore."""
-        inplace = self.inplace_call(stmt.value)
-        if inplace is None or inplace[0].saves is None:
-            return [stmt]
-        rule, values = inplace
-        base = values[rule.params[0]]
-        saved = syntax.quote_expr("_sg.saved_item(x, i)", x=base, i=values[rule.saves])
-        return [self.push(base.id, saved, stmt), stmt]
-
     def forward_assign(self, stmt):
         """A call to user code becomes a call of its generated forward function."""
         value = stmt.value
@@ -210,46 +206,6 @@ class ReverseMode:
             if info.kind in ("user", "dynamic"):
                 return self.calls.forward(stmt, info, target)
         return stmt
-
-    def forward_loop(self, stmt):
-        counter = self.loop_counter(stmt)
-        self.loop_depth += 1
-        body = self.forward_block(stmt.body)
-        self.loop_depth -= 1
-        exit_check = body.pop() if body and _is_loop_exit(body[-1]) else None
-        before = []
-        if counter:
-            if self.loop_depth > 0:
-                before.append(self.push(counter, syntax.name(counter), stmt, maybe_undefined=True))
-            before += syntax.quote("n = 0", n=counter)
-            body = syntax.quote("n += 1", n=counter) + body
-        if isinstance(stmt, gast.For) and not _is_range(stmt.iter):
-            target = stmt.target.id
-            if self.target_defined_outside(stmt):
-                before.append(self.push(target, syntax.name(target), stmt))
-            body.append(self.push(target, syntax.name(target), stmt))
-        if exit_check:
-            body.append(exit_check)
-        loop = syntax.clone(stmt) if isinstance(stmt, gast.While) else gast.For(
-            target=stmt.target, iter=stmt.iter, body=[], orelse=[], type_comment=None)
-        loop.body = body
-        return before + [loop]
-
-    def loop_counter(self, stmt):
-        """Name of the iteration counter a loop needs in the backward sweep, or None."""
-        if isinstance(stmt, gast.For) and _is_range(stmt.iter) and not _has_exit(stmt):
-            return None
-        if not hasattr(stmt, "_srcgrad_counter"):
-            stmt._srcgrad_counter = self.namer.fresh("n_iterations")
-        return stmt._srcgrad_counter
-
-    def target_defined_outside(self, stmt):
-        target = stmt.target.id
-        inside = {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
-                  and isinstance(n.ctx, gast.Store)}
-        outside = {nd for nd in self.cfg.nodes if target in nd.defs}
-        inside_nodes = {self.cfg.by_stmt.get(id(s)) for s in gast.walk(stmt)}
-        return target in self.params or bool(outside - inside_nodes) or target not in inside
 
     def overwrites(self, stmt, name):
         return name in self.maybe_defined[self.cfg.node(stmt)]
@@ -281,7 +237,7 @@ class ReverseMode:
                 return self.backward_subscript_write(stmt, target, state)
             out = []
             inplace = self.inplace_call(stmt.value)
-            if _list_pop(stmt.value):   # even without a cotangent: keeps lists aligned
+            if list_pop(stmt.value):   # even without a cotangent: keeps lists aligned
                 out += self.pop_adjoint(stmt, stmt.value, target.id, state)
             elif inplace is not None:
                 out += self.inplace_adjoint(stmt, *inplace, target.id, state)
@@ -294,7 +250,7 @@ class ReverseMode:
                 out.append(self.pop(target.id))
             return out
         if isinstance(stmt, gast.If):
-            return [] if _is_loop_exit(stmt) else self.backward_if(stmt, state)
+            return [] if is_loop_exit(stmt) else self.backward_if(stmt, state)
         if isinstance(stmt, (gast.For, gast.While)):
             return self.backward_loop(stmt, state)
         if isinstance(stmt, gast.With):
@@ -306,118 +262,6 @@ class ReverseMode:
         if isinstance(stmt, gast.Expr):
             return self.backward_bare_call(stmt, state)
         return []
-
-    def backward_bare_call(self, stmt, state):
-        """List growth and pops, and in-place helpers (rule rows made by ``definplace``);
-        any other bare call on values being differentiated is rejected."""
-        call = stmt.value
-        method = _list_growth(call)
-        if method is not None:
-            return self.growth_adjoint(stmt, call, method, state)
-        if _list_pop(call):
-            return self.pop_adjoint(stmt, call, None, state)
-        inplace = self.inplace_call(call)
-        if inplace is None:
-            self.check_bare_call(stmt)
-            return []
-        rule, values = inplace
-        out = self.inplace_adjoint(stmt, rule, values, None, state)
-        if rule.saves is not None:
-            base = values[rule.params[0]]
-            restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
-                                   i=values[rule.saves], stack=self.stack)[0]
-            restore.saved = base.id
-            out.append(restore)
-        return out
-
-    def growth_adjoint(self, stmt, call, method, state):
-        """``lst.append(v)`` / ``lst.extend(vs)``: the last cotangents of ``lst`` go back to
-        ``v`` / ``vs``. A list's cotangent is aligned with the list's contents at the same
-        point of the forward sweep, so once ``lst`` may carry a derivative, its growth is
-        undone even on a zero cotangent (a later read must find its item's place)."""
-        base, item = call.func.value.id, call.args[0]
-        if base not in state and not self.varied(stmt, call.func.value):
-            return []
-        out = self.own(base, state)
-        count = "" if method == "append" else ", len(v)"
-        part = syntax.quote_expr(f"_sg.pop_last(d{count})", d=self.namer.adjoint(base), v=item)
-        if self.varied(stmt, item):
-            out += self.accumulate(item.id, part, state, owned=True)
-        else:
-            out.append(gast.Expr(value=part))
-        return out
-
-    def pop_adjoint(self, stmt, call, target, state):
-        """``x = lst.pop()`` / ``lst.pop(i)``: the cotangent of ``x`` (zeros when it has
-        none) goes back on ``lst``'s cotangent where the item was."""
-        base = call.func.value
-        if base.id not in state and not self.varied(stmt, base):
-            return []
-        if target is not None and target in state:
-            g = syntax.name(self.namer.adjoint(target))
-        else:
-            g = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else syntax.const(None)
-        out = self.own(base.id, state)
-        dbase = self.namer.adjoint(base.id)
-        if call.args:
-            return out + syntax.quote("_sg.unpop_at(d, i, g)", d=dbase, i=call.args[0], g=g)
-        return out + syntax.quote("_sg.unpop(d, g)", d=dbase, g=g)
-
-    def inplace_call(self, call):
-        """(rule, bound arguments) when ``call`` calls an in-place rule row on a local."""
-        if not isinstance(call, gast.Call):
-            return None
-        info = self.call_info(call)
-        if info.kind != "rule" or not info.rule.inplace:
-            return None
-        values = self.rules.bind(call, info.rule, info.args, info.keywords)
-        return (info.rule, values) if isinstance(values[info.rule.params[0]], gast.Name) \
-            else None
-
-    def inplace_adjoint(self, stmt, rule, values, target, state):
-        """The functional update behind an in-place call: the other arguments' cotangents
-        are read from ``g`` (the updated value's cotangent), then ``rule.update`` turns
-        ``g`` into the cotangent before the call."""
-        base = values[rule.params[0]].id
-        has_result = target is not None and target in state
-        if base not in state and not has_result and not (
-                rule.resizes and self.varied(stmt, values[rule.params[0]])):
-            return []
-        if has_result:
-            g_ans = syntax.name(self.namer.adjoint(target))
-        else:
-            g_ans = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else \
-                syntax.const(None)
-        out = self.own(base, state) if rule.update is not None else []
-        if base not in state:
-            return out
-        subs = dict(values, g=syntax.name(self.namer.adjoint(base)), g_ans=g_ans)
-        for param, template in rule.adjoints.items():
-            atom = values.get(param)
-            if isinstance(atom, gast.Name) and self.varied(stmt, atom):
-                out += self.accumulate(atom.id, syntax.quote_expr(template, **subs), state)
-        if rule.update is not None:
-            out += syntax.quote(rule.update, **subs)
-        return out
-
-    def check_bare_call(self, stmt):
-        """A call whose value is dropped may still change what it is given: with no rule
-        saying how, a derivative would be lost, so it is an error."""
-        call = stmt.value
-        if not isinstance(call, gast.Call):
-            return
-        info = self.call_info(call)
-        if info.kind == "nondiff" or (info.kind == "rule" and not info.rule.inplace):
-            return
-        operands = list(info.args or []) + [value for _, value in info.keywords or []]
-        if any(self.varied(stmt, atom) for atom in operands):
-            what = f"`{info.name}`" if info.kind not in ("unknown", "dynamic") \
-                or not info.name.startswith(".") \
-                else f"the in-place method call `{info.name}`"
-            raise self.parsed.error(
-                f"{what} is called for its effect on values being differentiated, and "
-                "srcgrad has no rule for what it does in place; assign its result "
-                "instead, or register the update with srcgrad.rules.definplace", stmt)
 
     def adjoint_of(self, stmt, target, value, state):
         g = self.namer.adjoint(target)
@@ -501,23 +345,6 @@ class ReverseMode:
             out += self.accumulate(obj.id, syntax.name(g), state)
         return out
 
-    def backward_subscript_write(self, stmt, target, state):
-        base, index = target.value.id, target.slice
-        out = []
-        if base in state:
-            dbase = self.namer.adjoint(base)
-            if self.varied(stmt, stmt.value):
-                contribution = syntax.quote_expr("_sg.item_adjoint(dx, i, v)", dx=dbase,
-                                                 i=syntax.index_value(index), v=stmt.value)
-                out += self.accumulate(stmt.value.id, contribution, state, owned=True)
-            out += self.own(base, state)
-            out += syntax.quote("_sg.clear_item(dx, i)", dx=dbase, i=syntax.index_value(index))
-        restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
-                               i=syntax.index_value(index), stack=self.stack)[0]
-        restore.saved = base
-        out.append(restore)
-        return out
-
     def backward_if(self, stmt, state):
         then_state, else_state = dict(state), dict(state)
         then_code = self.backward_block(stmt.body, then_state)
@@ -537,80 +364,6 @@ class ReverseMode:
             negated = gast.UnaryOp(op=gast.Not(), operand=syntax.clone(stmt.test))
             return [gast.If(test=negated, body=else_code, orelse=[])]
         return [gast.If(test=stmt.test, body=then_code, orelse=else_code)]
-
-    def backward_loop(self, stmt, state):
-        body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body
-        before = []
-        for _ in range(6):  # reach a state that holds at the top of every iteration
-            trial = dict(state)
-            self.loop_depth += 1
-            self.backward_iteration(stmt, body, trial, probe=True)
-            self.loop_depth -= 1
-            new = [n for n in trial if n not in state]
-            demoted = [n for n in trial if state.get(n) == OWNED and trial[n] == SHARED]
-            if not new and not demoted:
-                break
-            for name in sorted(new):
-                before += self.materialize(name, state)
-            for name in demoted:
-                state[name] = SHARED
-        entry = dict(state)
-        self.loop_depth += 1
-        code = self.backward_iteration(stmt, body, state, probe=False)
-        self.loop_depth -= 1
-        for name in sorted(entry):
-            if name not in state:
-                code += self.materialize(name, state)
-            elif entry[name] == OWNED and state[name] == SHARED:
-                code += self.own(name, state)
-        loop = self.reversed_loop(stmt, code)
-        after = []
-        counter = self.loop_counter(stmt)
-        if counter and self.loop_depth > 0:
-            after.append(self.pop(counter))
-        if isinstance(stmt, gast.For) and not _is_range(stmt.iter) \
-                and self.target_defined_outside(stmt):
-            after.append(self.pop(stmt.target.id))
-        return before + [loop] + after
-
-    def backward_iteration(self, stmt, body, state, probe):
-        code = self.backward_block(body, state)
-        if isinstance(stmt, gast.For) and not _is_range(stmt.iter):
-            target = stmt.target.id
-            tail = []
-            if target in state and self.is_active(stmt, target) \
-                    and self.varied(stmt, stmt.iter):
-                index = syntax.name(self._reverse_index(stmt))
-                tail += self.add_at(stmt.iter.id, index, syntax.name(self.namer.adjoint(target)),
-                                    state)
-            state.pop(target, None)
-            code = [self.pop(target)] + code + tail
-        return code
-
-    def _reverse_index(self, stmt):
-        if not hasattr(stmt, "_srcgrad_index"):
-            stmt._srcgrad_index = self.namer.fresh("i")
-        return stmt._srcgrad_index
-
-    def reversed_loop(self, stmt, code):
-        code = code or [gast.Pass()]
-        counter = self.loop_counter(stmt)
-        if isinstance(stmt, gast.For) and _is_range(stmt.iter):
-            iterable = stmt.iter if counter is None else syntax.quote_expr(
-                "r[:n]", r=stmt.iter, n=counter)
-            header = syntax.quote_expr("reversed(r)", r=iterable)
-            return gast.For(target=syntax.clone(stmt.target), iter=header, body=code,
-                            orelse=[], type_comment=None)
-        index = getattr(stmt, "_srcgrad_index", None)
-        uses_index = any(isinstance(n, gast.Name) and n.id == index
-                         for s in code for n in gast.walk(s))
-        if uses_index:
-            loop = syntax.quote("for i in reversed(range(n)):\n    pass",
-                                i=stmt._srcgrad_index, n=counter)[0]
-        else:
-            loop = syntax.quote("for _ in range(n):\n    pass", n=counter)[0]
-        loop.body = code
-        return loop
 
     # -- adjoint bookkeeping ---------------------------------------------------------------
     def accumulate(self, var, contribution, state, owned=None):
@@ -662,7 +415,7 @@ def _container_names(body, params):
                 base = node.value
             elif isinstance(node, gast.For):
                 base = node.iter
-            elif isinstance(node, gast.Call) and _list_growth(node):
+            elif isinstance(node, gast.Call) and list_growth(node):
                 base = node.func.value
             elif isinstance(node, gast.Assign) and isinstance(
                     node.value, (gast.Tuple, gast.List, gast.Dict)):
@@ -670,33 +423,3 @@ def _container_names(body, params):
             if isinstance(base, gast.Name):
                 found.add(base.id)
     return found - {"np", "math"}
-
-
-def _list_growth(call):
-    """'append' / 'extend' for ``name.append(atom)`` / ``name.extend(atom)``, else None."""
-    if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
-            and call.func.attr in ("append", "extend") and isinstance(call.func.value, gast.Name)
-            and len(call.args) == 1 and not call.keywords):
-        return call.func.attr
-    return None
-
-
-def _list_pop(call):
-    """Is ``call`` ``name.pop()`` or ``name.pop(i)`` (a list's last or i-th item)?"""
-    return (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
-            and call.func.attr == "pop" and isinstance(call.func.value, gast.Name)
-            and len(call.args) <= 1 and not call.keywords)
-
-
-def _is_range(expr):
-    return isinstance(expr, gast.Call) and isinstance(expr.func, gast.Name) \
-        and expr.func.id == "range"
-
-
-def _is_loop_exit(stmt):
-    return (isinstance(stmt, gast.If) and len(stmt.body) == 1
-            and isinstance(stmt.body[0], gast.Break) and not stmt.orelse)
-
-
-def _has_exit(stmt):
-    return bool(stmt.body) and _is_loop_exit(stmt.body[-1])

@@ -1,0 +1,161 @@
+"""Reverse mode for containers and in-place updates: ``x[i] = v``, ``lst.append(v)``,
+``x = lst.pop()``, in-place runtime helpers declared with ``definplace``.
+
+Before::                         After (adjoint, in the backward sweep)::
+
+    x[i] = v                         dv = _sg.item_adjoint(dx, i, v)
+                                     _sg.clear_item(dx, i)
+                                     _sg.restore_item(x, i, stack.pop())
+    outs.append(h)                   dh = _sg.pop_last(douts)
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.modes.reverse_common import list_growth, list_pop
+from srcgrad.syntax import gast
+
+
+class ContainerAdjoints:
+    """Methods of ``ReverseMode`` (see ``modes.reverse``) for containeradjoints."""
+
+    def backward_bare_call(self, stmt, state):
+        """List growth and pops, and in-place helpers (rule rows made by ``definplace``);
+        any other bare call on values being differentiated is rejected."""
+        call = stmt.value
+        method = list_growth(call)
+        if method is not None:
+            return self.growth_adjoint(stmt, call, method, state)
+        if list_pop(call):
+            return self.pop_adjoint(stmt, call, None, state)
+        inplace = self.inplace_call(call)
+        if inplace is None:
+            self.check_bare_call(stmt)
+            return []
+        rule, values = inplace
+        out = self.inplace_adjoint(stmt, rule, values, None, state)
+        if rule.saves is not None:
+            base = values[rule.params[0]]
+            restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
+                                   i=values[rule.saves], stack=self.stack)[0]
+            restore.saved = base.id
+            out.append(restore)
+        return out
+
+    def growth_adjoint(self, stmt, call, method, state):
+        """``lst.append(v)`` / ``lst.extend(vs)``: the last cotangents of ``lst`` go back to
+        ``v`` / ``vs``. A list's cotangent is aligned with the list's contents at the same
+        point of the forward sweep, so once ``lst`` may carry a derivative, its growth is
+        undone even on a zero cotangent (a later read must find its item's place)."""
+        base, item = call.func.value.id, call.args[0]
+        if base not in state and not self.varied(stmt, call.func.value):
+            return []
+        out = self.own(base, state)
+        count = "" if method == "append" else ", len(v)"
+        part = syntax.quote_expr(f"_sg.pop_last(d{count})", d=self.namer.adjoint(base), v=item)
+        if self.varied(stmt, item):
+            out += self.accumulate(item.id, part, state, owned=True)
+        else:
+            out.append(gast.Expr(value=part))
+        return out
+
+    def pop_adjoint(self, stmt, call, target, state):
+        """``x = lst.pop()`` / ``lst.pop(i)``: the cotangent of ``x`` (zeros when it has
+        none) goes back on ``lst``'s cotangent where the item was."""
+        base = call.func.value
+        if base.id not in state and not self.varied(stmt, base):
+            return []
+        if target is not None and target in state:
+            g = syntax.name(self.namer.adjoint(target))
+        else:
+            g = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else syntax.const(None)
+        out = self.own(base.id, state)
+        dbase = self.namer.adjoint(base.id)
+        if call.args:
+            return out + syntax.quote("_sg.unpop_at(d, i, g)", d=dbase, i=call.args[0], g=g)
+        return out + syntax.quote("_sg.unpop(d, g)", d=dbase, g=g)
+
+    def inplace_call(self, call):
+        """(rule, bound arguments) when ``call`` calls an in-place rule row on a local."""
+        if not isinstance(call, gast.Call):
+            return None
+        info = self.call_info(call)
+        if info.kind != "rule" or not info.rule.inplace:
+            return None
+        values = self.rules.bind(call, info.rule, info.args, info.keywords)
+        return (info.rule, values) if isinstance(values[info.rule.params[0]], gast.Name) \
+            else None
+
+    def inplace_adjoint(self, stmt, rule, values, target, state):
+        """The functional update behind an in-place call: the other arguments' cotangents
+        are read from ``g`` (the updated value's cotangent), then ``rule.update`` turns
+        ``g`` into the cotangent before the call."""
+        base = values[rule.params[0]].id
+        has_result = target is not None and target in state
+        if base not in state and not has_result and not (
+                rule.resizes and self.varied(stmt, values[rule.params[0]])):
+            return []
+        if has_result:
+            g_ans = syntax.name(self.namer.adjoint(target))
+        else:
+            g_ans = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else \
+                syntax.const(None)
+        out = self.own(base, state) if rule.update is not None else []
+        if base not in state:
+            return out
+        subs = dict(values, g=syntax.name(self.namer.adjoint(base)), g_ans=g_ans)
+        for param, template in rule.adjoints.items():
+            atom = values.get(param)
+            if isinstance(atom, gast.Name) and self.varied(stmt, atom):
+                out += self.accumulate(atom.id, syntax.quote_expr(template, **subs), state)
+        if rule.update is not None:
+            out += syntax.quote(rule.update, **subs)
+        return out
+
+    def check_bare_call(self, stmt):
+        """A call whose value is dropped may still change what it is given: with no rule
+        saying how, a derivative would be lost, so it is an error."""
+        call = stmt.value
+        if not isinstance(call, gast.Call):
+            return
+        info = self.call_info(call)
+        if info.kind == "nondiff" or (info.kind == "rule" and not info.rule.inplace):
+            return
+        operands = list(info.args or []) + [value for _, value in info.keywords or []]
+        if any(self.varied(stmt, atom) for atom in operands):
+            what = f"`{info.name}`" if info.kind not in ("unknown", "dynamic") \
+                or not info.name.startswith(".") \
+                else f"the in-place method call `{info.name}`"
+            raise self.parsed.error(
+                f"{what} is called for its effect on values being differentiated, and "
+                "srcgrad has no rule for what it does in place; assign its result "
+                "instead, or register the update with srcgrad.rules.definplace", stmt)
+
+    def backward_subscript_write(self, stmt, target, state):
+        base, index = target.value.id, target.slice
+        out = []
+        if base in state:
+            dbase = self.namer.adjoint(base)
+            if self.varied(stmt, stmt.value):
+                contribution = syntax.quote_expr("_sg.item_adjoint(dx, i, v)", dx=dbase,
+                                                 i=syntax.index_value(index), v=stmt.value)
+                out += self.accumulate(stmt.value.id, contribution, state, owned=True)
+            out += self.own(base, state)
+            out += syntax.quote("_sg.clear_item(dx, i)", dx=dbase, i=syntax.index_value(index))
+        restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
+                               i=syntax.index_value(index), stack=self.stack)[0]
+        restore.saved = base
+        out.append(restore)
+        return out
+
+    def forward_bare_call(self, stmt):
+        """A bare call to an in-place helper that overwrites an item (``definplace`` with
+        ``saves``) saves the item first, as ``x[i] = v`` does, for the backward sweep to
+        restore."""
+        inplace = self.inplace_call(stmt.value)
+        if inplace is None or inplace[0].saves is None:
+            return [stmt]
+        rule, values = inplace
+        base = values[rule.params[0]]
+        saved = syntax.quote_expr("_sg.saved_item(x, i)", x=base, i=values[rule.saves])
+        return [self.push(base.id, saved, stmt), stmt]

@@ -1,0 +1,140 @@
+"""Reverse mode for loops: the forward sweep counts iterations (or reverses a ``range``),
+the backward sweep runs the body's adjoint that many times, last iteration first.
+
+Before::                         After (forward; backward)::
+
+    for x in xs:                     n_iterations = 0
+        s = s + x                    for x in xs:
+                                         n_iterations += 1
+                                         ...
+                                         stack.append(x)
+                                     ...
+                                     for i in reversed(range(n_iterations)):
+                                         x = stack.pop()
+                                         ...
+                                         _sg.add_at(dxs, i, dx)
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.modes.reverse_common import OWNED, SHARED, has_exit, is_loop_exit, is_range
+from srcgrad.syntax import gast
+
+
+class LoopAdjoints:
+    """Methods of ``ReverseMode`` (see ``modes.reverse``) for loopadjoints."""
+
+    def forward_loop(self, stmt):
+        counter = self.loop_counter(stmt)
+        self.loop_depth += 1
+        body = self.forward_block(stmt.body)
+        self.loop_depth -= 1
+        exit_check = body.pop() if body and is_loop_exit(body[-1]) else None
+        before = []
+        if counter:
+            if self.loop_depth > 0:
+                before.append(self.push(counter, syntax.name(counter), stmt, maybe_undefined=True))
+            before += syntax.quote("n = 0", n=counter)
+            body = syntax.quote("n += 1", n=counter) + body
+        if isinstance(stmt, gast.For) and not is_range(stmt.iter):
+            target = stmt.target.id
+            if self.target_defined_outside(stmt):
+                before.append(self.push(target, syntax.name(target), stmt))
+            body.append(self.push(target, syntax.name(target), stmt))
+        if exit_check:
+            body.append(exit_check)
+        loop = syntax.clone(stmt) if isinstance(stmt, gast.While) else gast.For(
+            target=stmt.target, iter=stmt.iter, body=[], orelse=[], type_comment=None)
+        loop.body = body
+        return before + [loop]
+
+    def loop_counter(self, stmt):
+        """Name of the iteration counter a loop needs in the backward sweep, or None."""
+        if isinstance(stmt, gast.For) and is_range(stmt.iter) and not has_exit(stmt):
+            return None
+        if not hasattr(stmt, "_srcgrad_counter"):
+            stmt._srcgrad_counter = self.namer.fresh("n_iterations")
+        return stmt._srcgrad_counter
+
+    def target_defined_outside(self, stmt):
+        target = stmt.target.id
+        inside = {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+                  and isinstance(n.ctx, gast.Store)}
+        outside = {nd for nd in self.cfg.nodes if target in nd.defs}
+        inside_nodes = {self.cfg.by_stmt.get(id(s)) for s in gast.walk(stmt)}
+        return target in self.params or bool(outside - inside_nodes) or target not in inside
+
+    def backward_loop(self, stmt, state):
+        body = stmt.body[:-1] if stmt.body and is_loop_exit(stmt.body[-1]) else stmt.body
+        before = []
+        for _ in range(6):  # reach a state that holds at the top of every iteration
+            trial = dict(state)
+            self.loop_depth += 1
+            self.backward_iteration(stmt, body, trial, probe=True)
+            self.loop_depth -= 1
+            new = [n for n in trial if n not in state]
+            demoted = [n for n in trial if state.get(n) == OWNED and trial[n] == SHARED]
+            if not new and not demoted:
+                break
+            for name in sorted(new):
+                before += self.materialize(name, state)
+            for name in demoted:
+                state[name] = SHARED
+        entry = dict(state)
+        self.loop_depth += 1
+        code = self.backward_iteration(stmt, body, state, probe=False)
+        self.loop_depth -= 1
+        for name in sorted(entry):
+            if name not in state:
+                code += self.materialize(name, state)
+            elif entry[name] == OWNED and state[name] == SHARED:
+                code += self.own(name, state)
+        loop = self.reversed_loop(stmt, code)
+        after = []
+        counter = self.loop_counter(stmt)
+        if counter and self.loop_depth > 0:
+            after.append(self.pop(counter))
+        if isinstance(stmt, gast.For) and not is_range(stmt.iter) \
+                and self.target_defined_outside(stmt):
+            after.append(self.pop(stmt.target.id))
+        return before + [loop] + after
+
+    def backward_iteration(self, stmt, body, state, probe):
+        code = self.backward_block(body, state)
+        if isinstance(stmt, gast.For) and not is_range(stmt.iter):
+            target = stmt.target.id
+            tail = []
+            if target in state and self.is_active(stmt, target) \
+                    and self.varied(stmt, stmt.iter):
+                index = syntax.name(self._reverse_index(stmt))
+                tail += self.add_at(stmt.iter.id, index, syntax.name(self.namer.adjoint(target)),
+                                    state)
+            state.pop(target, None)
+            code = [self.pop(target)] + code + tail
+        return code
+
+    def _reverse_index(self, stmt):
+        if not hasattr(stmt, "_srcgrad_index"):
+            stmt._srcgrad_index = self.namer.fresh("i")
+        return stmt._srcgrad_index
+
+    def reversed_loop(self, stmt, code):
+        code = code or [gast.Pass()]
+        counter = self.loop_counter(stmt)
+        if isinstance(stmt, gast.For) and is_range(stmt.iter):
+            iterable = stmt.iter if counter is None else syntax.quote_expr(
+                "r[:n]", r=stmt.iter, n=counter)
+            header = syntax.quote_expr("reversed(r)", r=iterable)
+            return gast.For(target=syntax.clone(stmt.target), iter=header, body=code,
+                            orelse=[], type_comment=None)
+        index = getattr(stmt, "_srcgrad_index", None)
+        uses_index = any(isinstance(n, gast.Name) and n.id == index
+                         for s in code for n in gast.walk(s))
+        if uses_index:
+            loop = syntax.quote("for i in reversed(range(n)):\n    pass",
+                                i=stmt._srcgrad_index, n=counter)[0]
+        else:
+            loop = syntax.quote("for _ in range(n):\n    pass", n=counter)[0]
+        loop.body = code
+        return loop
