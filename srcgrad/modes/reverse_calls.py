@@ -84,7 +84,7 @@ class CallExpander:
         params = list(inspect.signature(info.target).parameters)
         bound = mode.rules.bind_user_call(stmt, info, params)
         active = tuple(p for p in params if p in bound and (
-            mode.eager or mode.varied(stmt, bound[p])))
+            mode.eager or any(mode.varied(stmt, a) for a in _atoms(bound[p]))))
         return params, bound, (active[0] if len(active) == 1 else active)
 
     def static_adjoint(self, stmt, info, g, state):
@@ -99,7 +99,12 @@ class CallExpander:
                            [syntax.name(self.residual(stmt, info)), syntax.name(g)])
         out = [syntax.assign(targets, call)]
         for param, grad in zip(wrt, grads):
-            if mode.varied(stmt, bound[param]):
+            if isinstance(bound[param], gast.Tuple):   # the callee's *args: one per item
+                for i, atom in enumerate(bound[param].elts):
+                    if mode.varied(stmt, atom):
+                        item = syntax.quote_expr("g[i]", g=grad, i=syntax.const(i))
+                        out += mode.accumulate(atom.id, item, state)
+            elif mode.varied(stmt, bound[param]):
                 out += mode.accumulate(bound[param].id, syntax.name(grad), state)
         return out
 
@@ -127,3 +132,8 @@ class CallExpander:
             if mode.varied(stmt, atom):
                 out += mode.accumulate(atom.id, syntax.name(grad), state)
         return out
+
+
+def _atoms(bound):
+    """The argument atoms bound to one parameter (several for ``*args``)."""
+    return bound.elts if isinstance(bound, gast.Tuple) else [bound]

@@ -89,8 +89,9 @@ class RuleExpander:
             isinstance(o, gast.Name) and o.id == mine.id) for o in others)
 
     def bind_user_call(self, stmt, info, params):
-        """Map a user function's named parameters to the call's argument atoms. Extra
-        arguments go to its ``*args`` / ``**kwargs``, which must not carry derivatives."""
+        """Map a user function's parameters to the call's argument atoms. Extra positional
+        arguments go to its ``*args`` (bound to a tuple of atoms); extra keywords go to its
+        ``**kwargs``, which must not carry derivatives."""
         import inspect
 
         kinds = {p.name: p.kind for p in inspect.signature(info.target).parameters.values()}
@@ -99,6 +100,10 @@ class RuleExpander:
         positional = [p for p in named if kinds[p] != inspect.Parameter.KEYWORD_ONLY]
         bound = dict(zip(positional, info.args))
         extra = list(info.args[len(positional):])
+        star = [p for p in params if kinds[p] == inspect.Parameter.VAR_POSITIONAL]
+        if star and extra:
+            bound[star[0]] = gast.Tuple(elts=extra, ctx=gast.Load())
+            extra = []
         for key, value in info.keywords:
             if key in named:
                 bound[key] = value
@@ -109,7 +114,7 @@ class RuleExpander:
         if any(self.mode.varied(stmt, atom) for atom in extra):
             raise self.mode.parsed.error(
                 f"a value being differentiated is passed to {info.name}() through its "
-                "*args or **kwargs, which is not supported yet; pass it as a named parameter",
+                "**kwargs, which is not supported yet; pass it as a named parameter",
                 stmt)
         return bound
 
