@@ -19,6 +19,7 @@ the Variables (``normalize.variables``), and the seed is ones for any float outp
 from __future__ import annotations
 
 import dataclasses
+import gc
 import threading
 import weakref
 
@@ -100,12 +101,17 @@ def reverse_unit(fn, wrt, eager=False, scalars=False):
         if per_fn is not None and wrt in per_fn:
             return per_fn[wrt]
         created = []
+        collecting = gc.isenabled()
+        gc.disable()   # generation allocates many small trees and frees none of them early
         try:
             return _compile(fn, wrt, created, eager, scalars)
         except BaseException:
             for unit in created:
                 _cache_for(unit.eager, unit.scalars).get(unit.fn, {}).pop(unit.wrt, None)
             raise
+        finally:
+            if collecting:
+                gc.enable()
 
 
 def _compile(fn, wrt, created, eager=False, scalars=False):
