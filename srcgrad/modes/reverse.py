@@ -80,6 +80,8 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
         self.loop_depth = 0
         self.preinit = []
         self.calls = CallExpander(self)
+        self.local_ids = set()    # statements saved per iteration (see iteration_locals)
+        self.primal_live = None
         self.containers = _container_names(node.body, self.params)
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
@@ -177,7 +179,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
                                           i=syntax.index_value(target.slice))
                 return [self.push(target.value.id, saved, stmt)] + [stmt]
             out = [self.push(target.id, syntax.name(target.id), stmt)] \
-                if self.overwrites(stmt, target.id) else []
+                if self.overwrites(stmt, target.id) and id(stmt) not in self.local_ids else []
             assigned = self.forward_assign(stmt)
             return out + (assigned if isinstance(assigned, list) else [assigned])
         if isinstance(stmt, gast.If):
@@ -246,7 +248,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
             if self.calls.saved_name(stmt) and self.loop_depth > 0:
                 out.append(self.pop(self.calls.saved_name(stmt)))
             state.pop(target.id, None)
-            if self.overwrites(stmt, target.id):
+            if self.overwrites(stmt, target.id) and id(stmt) not in self.local_ids:
                 out.append(self.pop(target.id))
             return out
         if isinstance(stmt, gast.If):

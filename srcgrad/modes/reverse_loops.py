@@ -17,7 +17,10 @@ Before::                         After (forward; backward)::
 
 from __future__ import annotations
 
+from collections import Counter
+
 from srcgrad import syntax
+from srcgrad.analysis.dataflow import live_names
 from srcgrad.modes.reverse_common import OWNED, SHARED, has_exit, is_loop_exit, is_range
 from srcgrad.syntax import gast
 
@@ -25,12 +28,35 @@ from srcgrad.syntax import gast
 class LoopAdjoints:
     """Methods of ``ReverseMode`` (see ``modes.reverse``) for loopadjoints."""
 
+    def iteration_locals(self, stmt):
+        """The loop body's top-level assignments whose target is set once per iteration,
+        before any use, and not read across iterations or after the loop. They are saved
+        once at the end of an iteration and restored when its adjoint starts, so they
+        need no placeholder value before the loop."""
+        if not hasattr(stmt, "_srcgrad_locals"):
+            if self.primal_live is None:
+                self.primal_live = live_names(self.cfg)
+            live = self.primal_live[self.cfg.node(stmt)]
+            stores = Counter(n.id for s in stmt.body for n in gast.walk(s)
+                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store))
+            loop_target = stmt.target.id if isinstance(stmt, gast.For) else None
+            stmt._srcgrad_locals = [
+                s for s in stmt.body
+                if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+                and stores[s.targets[0].id] == 1 and s.targets[0].id not in live
+                and s.targets[0].id != loop_target]
+            self.local_ids.update(id(s) for s in stmt._srcgrad_locals)
+        return stmt._srcgrad_locals
+
     def forward_loop(self, stmt):
         counter = self.loop_counter(stmt)
+        local_saves = [self.push(s.targets[0].id, syntax.name(s.targets[0].id), stmt,
+                                 maybe_undefined=False) for s in self.iteration_locals(stmt)]
         self.loop_depth += 1
         body = self.forward_block(stmt.body)
         self.loop_depth -= 1
         exit_check = body.pop() if body and is_loop_exit(body[-1]) else None
+        body += local_saves
         before = []
         if counter:
             if self.loop_depth > 0:
@@ -101,7 +127,8 @@ class LoopAdjoints:
         return before + [loop] + after
 
     def backward_iteration(self, stmt, body, state, probe):
-        code = self.backward_block(body, state)
+        restores = [self.pop(s.targets[0].id) for s in reversed(self.iteration_locals(stmt))]
+        code = restores + self.backward_block(body, state)
         if isinstance(stmt, gast.For) and not is_range(stmt.iter):
             target = stmt.target.id
             tail = []

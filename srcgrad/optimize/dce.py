@@ -46,9 +46,17 @@ def _filter(body, keep):
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
                 new = _filter(inner, keep)
                 setattr(stmt, field, new or ([gast.Pass()] if field == "body" else []))
+        if _is_empty_if(stmt):
+            continue
         if keep(stmt):
             out.append(stmt)
     return out
+
+
+def _is_empty_if(stmt):
+    """``if c: pass`` with no else and a plain name as its test: nothing to run."""
+    return (isinstance(stmt, gast.If) and not stmt.orelse and len(stmt.body) == 1
+            and isinstance(stmt.body[0], gast.Pass) and isinstance(stmt.test, gast.Name))
 
 
 def _is_pure(expr):

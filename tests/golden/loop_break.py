@@ -4,23 +4,20 @@ def loop_break_grad(x):
     if _sg.all_scalars(x):
         return loop_break_grad_scalars(x)
     # Forward sweep: the original computation
-    _cond = None
-    _mul = None
     stack = []
     acc = 0.0
     stop_loop = False
     n_iterations = 0
     for i in range(10):
         n_iterations += 1
-        stack.append(_mul)
         _mul = x * i
         _add = acc + _mul
         stack.append(acc)
         acc = _add
-        stack.append(_cond)
         _cond = acc > 5.0
         if _cond:
             stop_loop = True
+        stack.append(_mul)
         if stop_loop:
             break
     retval = acc
@@ -29,13 +26,10 @@ def loop_break_grad(x):
     dacc = dretval
     dx = _sg.zeros_like(x)
     for i in reversed(range(10)[:n_iterations]):
-        if _cond:
-            pass
-        _cond = stack.pop()
+        _mul = stack.pop()
         d_add = dacc
         acc = stack.pop()
         dacc = _sg.unbroadcast(d_add, acc)
         d_mul = _sg.unbroadcast(d_add, _mul)
         dx += d_mul * i
-        _mul = stack.pop()
     return dx

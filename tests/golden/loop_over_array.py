@@ -1,40 +1,37 @@
 # sg.source(sg.grad(tests.corpus.control.loop_over_array, wrt=0))
 def loop_over_array_grad(x):
     # Forward sweep: the original computation
-    _mul = None
-    _mul_1 = None
-    _sin = None
     v = None
     stack = []
     total = 0.0
     n_iterations = 0
     for v in x:
         n_iterations += 1
-        stack.append(_mul)
         _mul = v * v
-        stack.append(_sin)
         _sin = np.sin(v)
-        stack.append(_mul_1)
         _mul_1 = _mul * _sin
         _add = total + _mul_1
         stack.append(total)
         total = _add
+        stack.append(_mul)
+        stack.append(_sin)
+        stack.append(_mul_1)
         stack.append(v)
     # Backward sweep: dtotal is the cotangent of the result
     dtotal = _sg.seed(total)
     dx = _sg.zeros_like(x)
     for i in reversed(range(n_iterations)):
         v = stack.pop()
+        _mul_1 = stack.pop()
+        _sin = stack.pop()
+        _mul = stack.pop()
         d_add = dtotal
         total = stack.pop()
         dtotal = _sg.unbroadcast(d_add, total)
         d_mul_1 = _sg.unbroadcast(d_add, _mul_1)
         d_mul = _sg.unbroadcast(d_mul_1 * _sin, _mul)
         d_sin = _sg.unbroadcast(d_mul_1 * _mul, _sin)
-        _mul_1 = stack.pop()
         dv = d_sin * np.cos(v)
-        _sin = stack.pop()
         dv += d_mul * v + d_mul * v
-        _mul = stack.pop()
         _sg.add_at(dx, i, dv)
     return _sg.restructure(dx, x)

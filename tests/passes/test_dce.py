@@ -68,16 +68,31 @@ def test_value_read_by_a_later_iteration_is_live():
     assert out == expect(source)
 
 
-def test_dead_branch_body_becomes_pass():
+def test_a_branch_left_empty_disappears():
     out, _ = run("""
         if c:
             t = x * 2
         y = x
     """, {"y"})
     assert out == expect("""
+        y = x
+    """)
+
+
+def test_a_dead_then_branch_with_a_live_else_becomes_pass():
+    out, _ = run("""
+        if c:
+            t = x * 2
+        else:
+            y = x * 3
+        z = y
+    """, {"z"})
+    assert out == expect("""
         if c:
             pass
-        y = x
+        else:
+            y = x * 3
+        z = y
     """)
 
 
