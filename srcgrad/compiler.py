@@ -220,8 +220,8 @@ def _assemble(parsed, result, fn_names, namer, single):
     forward, backward, saved = optimize_sweeps(
         result.forward, result.backward, live_out,
         syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr))
-    prologue = [syntax.assign(v, syntax.const(None)) for v in sorted(saved)
-                if _maybe_undefined(forward, v)]
+    undefined = _maybe_undefined(forward)
+    prologue = [syntax.assign(v, syntax.const(None)) for v in sorted(saved) if v in undefined]
     if saved:
         prologue.append(syntax.assign(result.stack, gast.List(elts=[], ctx=gast.Load())))
     forward = prologue + forward
@@ -237,8 +237,9 @@ def _assemble(parsed, result, fn_names, namer, single):
         | frozenset(params)
     # The split forward packs every residual, so one assigned on some paths only starts
     # as None there (the fused functions never read it on the other paths).
+    initialized = _assigned(prologue)
     residual_inits = [syntax.assign(r, syntax.const(None)) for r in residuals
-                      if r not in exit_defined and r not in _assigned(prologue)]
+                      if r not in exit_defined and r not in initialized]
     saved_name = namer.fresh("saved")
     unpack = [syntax.assign(syntax.tuple_of([syntax.name(r, True) for r in residuals], True),
                             syntax.name(saved_name))] if residuals else []
@@ -364,11 +365,11 @@ def _container_params(node, params):
     return found
 
 
-def _maybe_undefined(forward, var):
-    for stmt in _walk_statements(forward):
-        if getattr(stmt, "saved", None) == var and getattr(stmt, "maybe_undefined", False):
-            return True
-    return False
+def _maybe_undefined(forward):
+    """The saved variables some save of which may run before they are defined."""
+    return {stmt.saved for stmt in _walk_statements(forward)
+            if getattr(stmt, "saved", None) is not None
+            and getattr(stmt, "maybe_undefined", False)}
 
 
 def _walk_statements(body):

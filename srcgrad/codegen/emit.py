@@ -92,19 +92,21 @@ def _render_statements(statements):
             current.append(line)
     code = [(stmt, chunk) for stmt, chunk in zip(statements, chunks)
             if not syntax.is_comment(stmt)]
-    _map_lines(code, chunks)
+    _map_lines(code)
     return {id(stmt): chunk for stmt, chunk in zip(statements, chunks)}
 
 
-def _map_lines(code, chunks):
+def _map_lines(code):
     """Fill each chunk's line map (its statements' lines -> user lines) and last code
-    line, from one parse of every chunk under a dummy ``def``."""
+    line: a one-line chunk directly, the others from one parse of them all under a
+    dummy ``def``."""
+    code = [(stmt, chunk) for stmt, chunk in code if not _map_one_line(stmt, chunk)]
     starts, line = {}, 2
-    for chunk in chunks:
+    for _, chunk in code:
         starts[id(chunk)] = line
         line += len(chunk.lines)
-    text = "\n".join(["def _():"] + [ln for chunk in chunks for ln in chunk.lines]) + "\n"
-    parsed = ast.parse(text).body[0].body
+    text = "\n".join(["def _():"] + [ln for _, chunk in code for ln in chunk.lines]) + "\n"
+    parsed = ast.parse(text).body[0].body if code else []
     for (stmt, chunk), tree in zip(code, parsed):
         start = starts[id(chunk)]
         chunk.last_code = tree.end_lineno - start
@@ -113,6 +115,18 @@ def _map_lines(code, chunks):
             user_line = getattr(orig, "lineno", None)
             if user_line:
                 chunk.line_map.append((gen.lineno - start, user_line))
+
+
+def _map_one_line(stmt, chunk):
+    """Map a statement printed on one line without parsing it (a simple statement: the
+    printer puts a compound one on several lines). Returns whether it did."""
+    if len(chunk.lines) != 1:
+        return False
+    chunk.last_code = 0
+    user_line = getattr(stmt, "lineno", None)
+    if user_line:
+        chunk.line_map.append((0, user_line))
+    return True
 
 
 def _statements(body):
