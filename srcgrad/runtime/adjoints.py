@@ -234,13 +234,22 @@ def inverse_axes(axes, ndim):
 
 
 def concatenate_adjoint(g, arrays, axis):
+    """The pieces of ``g`` that each array of ``np.concatenate(arrays, axis)`` became (by
+    slicing: ``np.split`` costs more than the work on small arrays)."""
     if axis is None:
         g, axis = np.ravel(g), 0
         sizes = [np.size(a) for a in arrays]
     else:
         sizes = [np.shape(a)[axis] if np.ndim(a) else 1 for a in arrays]
-    pieces = np.split(g, np.cumsum(sizes)[:-1], axis=axis)
-    return [np.reshape(p, np.shape(a)) for p, a in zip(pieces, arrays)]
+    axis = axis % g.ndim
+    index = [slice(None)] * g.ndim
+    pieces, start = [], 0
+    for size, a in zip(sizes, arrays):
+        index[axis] = slice(start, start + size)
+        piece = g[tuple(index)]
+        pieces.append(piece if piece.shape == np.shape(a) else np.reshape(piece, np.shape(a)))
+        start += size
+    return pieces
 
 
 def stack_adjoint(g, arrays, axis):
