@@ -68,6 +68,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
         self.params = syntax.param_names(node.args)
         self.cfg = CFG(self.params, node.body)
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
+        self._call_infos = {}     # id(call node) -> CallInfo (see call_info)
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
                                          self.reads_variable if eager else None,
@@ -114,10 +115,14 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
         return None
 
     def call_info(self, call):
-        info = classify_call(self.parsed, call, self.locals)
-        specialized = generated_variant(info.target)
-        if info.kind == "unknown" and specialized is not None:
-            info = dataclasses.replace(info, kind="user", target=specialized)
+        """What ``call`` is (see ``modes.calls``), worked out once per call node."""
+        info = self._call_infos.get(id(call))
+        if info is None:
+            info = classify_call(self.parsed, call, self.locals)
+            specialized = generated_variant(info.target)
+            if info.kind == "unknown" and specialized is not None:
+                info = dataclasses.replace(info, kind="user", target=specialized)
+            self._call_infos[id(call)] = info
         return info
 
     def call_gives_scalar(self, call, is_scalar_atom):
