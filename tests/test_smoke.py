@@ -51,3 +51,20 @@ def test_recursive_calls_use_the_callee_split_pair():
     df = sg.grad(power)
     assert np.isclose(df(1.3, 4), 4 * 1.3 ** 3)
     assert "power_forward" in sg.source(df) and "power_backward" in sg.source(df)
+
+
+def squared_modulus(z):
+    return np.sum(np.abs(z) ** 2 + np.real(z) * 3.0)
+
+
+def test_complex_inputs_follow_the_conjugate_convention():
+    z = np.array([0.3 + 0.4j, -1.2 + 0.5j])
+    eps = 1e-6
+    expected = []
+    for k in range(z.size):
+        step = np.zeros_like(z)
+        step[k] = eps
+        d_real = (squared_modulus(z + step) - squared_modulus(z - step)) / (2 * eps)
+        d_imag = (squared_modulus(z + 1j * step) - squared_modulus(z - 1j * step)) / (2 * eps)
+        expected.append(np.conj(d_real + 1j * d_imag))
+    assert np.allclose(sg.grad(squared_modulus)(z), expected, rtol=1e-6)
