@@ -14,7 +14,9 @@ from srcgrad import runtime
 class LiveGlobals(dict):
     """Globals of generated code: ``np``, ``math``, ``_sg`` and generated functions live
     here; every other name is looked up, at call time, in the user function's closure
-    cells and then its module globals (so rebinding a global is seen)."""
+    cells and then its module globals (so rebinding a global is seen). A builtin the
+    user's module does not define is bound here on first use (``float`` in a hot loop
+    then costs a dict lookup)."""
 
     def __init__(self, fn):
         import math
@@ -28,7 +30,15 @@ class LiveGlobals(dict):
         cell = self._closure.get(key)
         if cell is not None:
             return cell.cell_contents
-        return self._user_globals[key]
+        try:
+            return self._user_globals[key]
+        except KeyError:
+            builtins = self["__builtins__"]
+            builtins = builtins if isinstance(builtins, dict) else vars(builtins)
+            if key not in builtins:
+                raise
+        self[key] = builtins[key]
+        return builtins[key]
 
 
 def load(source, label, namespace):
