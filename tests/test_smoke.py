@@ -68,3 +68,12 @@ def test_complex_inputs_follow_the_conjugate_convention():
         d_imag = (squared_modulus(z + 1j * step) - squared_modulus(z - 1j * step)) / (2 * eps)
         expected.append(np.conj(d_real + 1j * d_imag))
     assert np.allclose(sg.grad(squared_modulus)(z), expected, rtol=1e-6)
+
+
+def log_of(x):
+    return np.log(x)
+
+
+def test_a_singular_point_gives_inf_as_numpy_does():
+    with np.errstate(divide="ignore"):
+        assert sg.grad(log_of)(0.0) == np.inf

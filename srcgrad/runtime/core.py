@@ -17,6 +17,7 @@ def _float_dtype(a):
 
 
 _SCALAR_TYPES = (float, int, np.float64)
+_ONE64 = np.float64(1.0)
 
 
 def all_scalars(*args):
@@ -295,9 +296,13 @@ def zeros_like_structure(x):
 
 
 def seed(ans):
-    """The cotangent 1 for ``grad``'s scalar output (error for anything else)."""
-    if type(ans) is _FLOAT or type(ans) is np.float64:
+    """The cotangent 1 for ``grad``'s scalar output (error for anything else). A float64
+    output gets a float64 one, so that the backward sweep keeps NumPy's arithmetic (a
+    division by zero gives inf, as in the primal, rather than raising)."""
+    if type(ans) is _FLOAT:
         return 1.0
+    if type(ans) is np.float64:
+        return _ONE64
     if np.ndim(ans) != 0 or isinstance(ans, (list, tuple, dict)):
         raise TypeError(
             f"grad requires a scalar output; the function returned shape {np.shape(ans)}. "
