@@ -25,7 +25,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     ``eager``: wrap every load that may be a Variable (see ``variables``); ``inline``:
     inline small module-level functions (see ``inline``; never in eager units, whose
     callees' Variable reads must be wrapped)."""
-    from srcgrad.normalize import anf, control_flow, desugar, variables
+    from srcgrad.normalize import anf, control_flow, desugar, tuples, variables
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
 
@@ -36,4 +36,5 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)
     inliner = Inliner(parsed, namer) if inline and not eager else None
     node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
+    node.body = tuples.forward_tuple_items(node.body)
     return node

@@ -5,9 +5,8 @@ def swap_grad(x, y):
         return swap_grad_scalars(x, y)
     # Forward sweep: the original computation
     _mul = x * 2.0
-    _tuple = (y, _mul)
-    x = _tuple[0]
-    y = _tuple[1]
+    x = y
+    y = _mul
     _mul_1 = x * y
     _add = _mul_1 + x
     # Backward sweep: d_add is the cotangent of the result
@@ -16,10 +15,7 @@ def swap_grad(x, y):
     dx = _sg.unbroadcast(d_add, x)
     dx = dx + _sg.unbroadcast(d_mul_1 * y, x)
     dy = _sg.unbroadcast(d_mul_1 * x, y)
-    d_tuple = _sg.zeros_like(_tuple)
-    _sg.add_at(d_tuple, 1, dy)
-    _sg.add_at(d_tuple, 0, dx)
-    dy = d_tuple[0]
-    d_mul = d_tuple[1]
+    d_mul = dy
+    dy = dx
     dx = d_mul * 2.0
     return (dx, dy)
