@@ -1,9 +1,11 @@
 """Normalization: rewrite the user's function into the small core language the modes read.
 
-Passes run in order (each in its own module, one rewrite each):
-``desugar`` -> ``control_flow`` -> ``anf``. The result uses only: ``name = simple_expr``,
-``name[index] = atom``, bare calls, ``if name:``, ``for name in atom:``, ``while name:``,
-a trailing ``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
+Passes run in order (each in its own module, one rewrite each): ``local_functions``
+(collects nested ``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager
+units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``tuples``. The result uses
+only: ``name = simple_expr``, ``name[index] = atom``, bare calls, ``if name:``, ``for name
+in atom:``, ``while name:``, ``with``, ``try``/``finally``, a trailing ``if flag: break``
+in loop bodies, ``raise``, and one final ``return atom``.
 """
 
 from srcgrad.syntax import gast
