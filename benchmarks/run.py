@@ -96,7 +96,7 @@ def main():
                 "### JAX jit compile time (paid once, not in the ratio)", "",
                 *report.setup_table(results), ""]
     if not options.skip_extras:
-        env = threads.child_environment()
+        env = dict(threads.child_environment(), SRCGRAD_CACHE="0")   # generate, not load
         print("time to first gradient ...")
         rows = first_gradient.measure_all(options.workloads, env)
         print("compile scaling ...")
