@@ -70,13 +70,14 @@ class _CallPlan:
     """A compiled function's eager unit for one set of tracked arguments, and its
     variant without the read registry (``eager.static``) when there is one."""
 
-    __slots__ = ("unit", "variant", "_last")
+    __slots__ = ("unit", "variant", "_last", "distinct")
 
     def __init__(self, fn, wrt):
         names = list(inspect.signature(fn).parameters)
         self.unit = compiler.reverse_unit(fn, tuple(names[i] for i in wrt), eager=True)
         self.variant = static.split_variant(self.unit)
         self._last = ()   # the Variables the variant last read
+        self.distinct = True   # ... each under one name only
 
     def forward(self, values, kwargs):
         """``(value, saved, Variables read)``: through the variant, or the general
@@ -93,6 +94,7 @@ class _CallPlan:
                     return value, saved, read
                 if all(isinstance(v, VariableBase) for v in read):
                     self._last = read
+                    self.distinct = len(set(map(id, read))) == len(read)
                     return value, saved, read
                 self.variant = None
         reads = {}
@@ -120,7 +122,7 @@ class CallNode:
     """One call of a compiled function: its backward is the generated backward."""
 
     __slots__ = ("unit", "functions", "saved", "tape", "inputs", "n_arguments", "picks",
-                 "several", "outputs", "result")
+                 "several", "outputs", "result", "direct")
 
     def __init__(self, plan, saved, arguments, variables, value, tape, picks=None):
         self.unit, self.saved, self.tape, self.picks = plan.unit, saved, tape, picks
@@ -129,6 +131,9 @@ class CallNode:
         self.inputs = (*arguments, *variables)
         self.n_arguments = len(arguments)
         self.several = isinstance(value, (tuple, list))
+        # the tape's fast path: the backward gives each input's cotangent, once
+        self.direct = not arguments and not self.several and picks is None and \
+            plan.variant is not None and plan.distinct
         if self.several:
             self.outputs = tuple(Tensor(v) for v in value)
             self.result = type(value)(self.outputs)
@@ -139,6 +144,12 @@ class CallNode:
         else:
             self.result = Tensor(value)
             self.outputs = (self.result,)
+
+    def variable_cotangents(self, seed):
+        """The cotangents of the Variables read, from the variant's backward (a
+        ``direct`` node only: no arguments tracked, one output, each Variable once)."""
+        saved = _fresh(self.saved) if self.tape._persistent else self.saved
+        return self.functions["backward"](saved, seed)[1]
 
     def backward(self, gs, on_tensors):
         if self.several:
@@ -183,5 +194,7 @@ def _fresh(saved):
     if type(saved) is list:
         return [_fresh(item) for item in saved]
     if type(saved) is tuple:
-        return tuple(_fresh(item) for item in saved)
+        for item in saved:
+            if type(item) is list or type(item) is tuple:
+                return tuple(_fresh(item) for item in saved)
     return saved

@@ -5,13 +5,15 @@ generated backward, see ``eager.calls``) or one NumPy operation written directly
 ``with`` block (its backward compiled from the rule table, see ``eager.ops``). Tapes are
 per thread. While another tape records, ``gradient`` runs the backward on ``Tensor``s so
 that the outer tape records it: nested tapes give higher derivatives of per-operation
-code.
+code. A tape holding one call whose result is the target, differentiated w.r.t.
+Variables the call read, skips the sweep (``_direct_gradients``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
+import operator
 import threading
 import warnings
 
@@ -53,13 +55,15 @@ def variable_accessed(variable):
 class GradientTape:
     """Record operations on watched Tensors and Variables; ``gradient`` differentiates."""
 
+    # state that starts the same on every tape (set on the instance once it changes)
+    _recording = False
+    _entered = False
+    _used = False
+    _in_jacobian = False   # several backward sweeps over the same nodes
+
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
-        self._recording = False
-        self._entered = False
-        self._used = False
-        self._in_jacobian = False   # several backward sweeps over the same nodes
         self._tracked = {}      # watched, or produced by a recorded node -> None (a set
         #                         keyed by identity: Tensors and Variables hash so)
         self._variables = {}    # watched Variable -> None (ordered set)
@@ -158,6 +162,13 @@ class GradientTape:
         """d(sum of the flattened ``target``)/d``sources``, shaped like ``sources``."""
         zero = unconnected_gradients is not _NONE and _unconnected_mode(unconnected_gradients)
         self._start_gradient()
+        nodes = self._nodes
+        if len(nodes) == 1 and output_gradients is None and not _RECORDING.tapes and \
+                nodes[0].outputs[0] is target and getattr(nodes[0], "direct", False):
+            grads = _direct_gradients(nodes[0], target, sources, zero)
+            if grads is not None:
+                self._finish_gradient()
+                return grads
         if type(target) is Tensor and output_gradients is None:   # the usual case
             targets, seeds = (target,), (_ones(target._value),)
         else:
@@ -232,6 +243,35 @@ class GradientTape:
             else:
                 grads.append(_final(grad, source, zero, on_tensors))
         return grads
+
+
+def _direct_gradients(node, target, sources, zero):
+    """The gradients of a tape holding one call of a compiled function (``node``, whose
+    only output is ``target``) w.r.t. Variables it read: its generated backward, run
+    straight from the saved values, with no sweep. None when a source is anything else
+    (the general sweep then answers)."""
+    flat = structure.flatten(sources)
+    variables = node.inputs
+    if len(flat) == len(variables) and all(map(operator.is_, flat, variables)):
+        picks = None
+    else:
+        position = {variable: i for i, variable in enumerate(variables)}
+        picks = [position.get(s) if isinstance(s, VariableBase) else None for s in flat]
+        if None in picks:
+            return None
+    value = target._value
+    cotangents = node.variable_cotangents(1.0 if type(value) is np.float64 else _ones(value))
+    if picks is not None:
+        cotangents = [cotangents[i] for i in picks]
+    grads = []
+    for source, grad in zip(flat, cotangents):
+        kind = type(source._value)
+        if type(grad) is kind and (kind is np.float64 or kind is np.ndarray and
+                                   grad.shape == source._value.shape):   # the usual case
+            grads.append(grad)
+        else:
+            grads.append(_final(grad, source, zero, False))
+    return grads if flat is sources else structure.rebuild(sources, grads)
 
 
 def _output_cotangents(outputs, cotangents):
