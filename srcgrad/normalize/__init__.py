@@ -2,10 +2,10 @@
 
 Passes run in order (each in its own module, one rewrite each): ``local_functions``
 (collects nested ``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager
-units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``tuples``. The result uses
-only: ``name = simple_expr``, ``name[index] = atom``, bare calls, ``if name:``, ``for name
-in atom:``, ``while name:``, ``with``, ``try``/``finally``, a trailing ``if flag: break``
-in loop bodies, ``raise``, and one final ``return atom``.
+units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``tuples`` -> ``rename``.
+The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls,
+``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``, a
+trailing ``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
 """
 
 from srcgrad.syntax import gast
@@ -27,7 +27,8 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     ``eager``: wrap every load that may be a Variable (see ``variables``); ``inline``:
     inline small module-level functions (see ``inline``; never in eager units, whose
     callees' Variable reads must be wrapped)."""
-    from srcgrad.normalize import anf, control_flow, desugar, tuples, variables
+    from srcgrad import syntax
+    from srcgrad.normalize import anf, control_flow, desugar, rename, tuples, variables
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
 
@@ -39,4 +40,5 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     inliner = Inliner(parsed, namer) if inline and not eager else None
     node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
     node.body = tuples.forward_tuple_items(node.body)
+    node.body = rename.rename_reassignments(node.body, syntax.param_names(node.args), namer)
     return node

@@ -4,27 +4,20 @@ def reassigned_grad(x):
     if _sg.all_scalars(x):
         return reassigned_grad_scalars(x)
     # Forward sweep: the original computation
-    stack = []
     y = x * 2.0
     _mul = y * y
-    stack.append(y)
-    y = _mul
-    _add = y + x
-    stack.append(y)
-    y = _add
-    _tanh = np.tanh(y)
-    stack.append(y)
-    y = _tanh
-    # Backward sweep: dy is the cotangent of the result
-    dy = _sg.seed(y)
-    y = stack.pop()
-    dy = dy * (1 - _tanh ** 2)
-    d_add = dy
-    y = stack.pop()
-    dy = _sg.unbroadcast(d_add, y)
+    y_1 = _mul
+    _add = y_1 + x
+    y_2 = _add
+    _tanh = np.tanh(y_2)
+    y_3 = _tanh
+    # Backward sweep: dy_3 is the cotangent of the result
+    dy_3 = _sg.seed(y_3)
+    dy_2 = dy_3 * (1 - _tanh ** 2)
+    d_add = dy_2
+    dy_1 = _sg.unbroadcast(d_add, y_1)
     dx = _sg.unbroadcast(d_add, x)
-    d_mul = dy
-    y = stack.pop()
+    d_mul = dy_1
     dy = d_mul * y + d_mul * y
     dx = dx + dy * 2.0
     return dx

@@ -65,19 +65,15 @@ def test_no_golden_without_a_program():
     assert files == set(GOLDEN)
 
 
-# A name assigned twice in straight-line code is saved on a stack instead of renamed.
-REASSIGNED = pytest.mark.xfail(strict=True, reason="straight-line reassignment (y = x * 2; "
-                               "y = y * y) is saved with stack pushes instead of renamed")
+# Including programs that reassign names (reassigned, augmented_ops): they are renamed.
 STRAIGHT_LINE = [
-    pytest.param(program, id=program.__name__, marks=[REASSIGNED] if reassigns else [])
-    for program, reassigns in [
-        (arithmetic.polynomial, False), (arithmetic.rational, False),
-        (arithmetic.elementwise_chain, False), (arithmetic.mixed_scalar_array, False),
-        (arithmetic.reused_value, False), (arithmetic.math_functions, False),
-        (arrays.mlp, False), (arrays.layer_norm, False), (arrays.softmax_cross_entropy, False),
-        (containers.tuple_unpack, False), (containers.slice_read, False),
-        (calls.helper_chain, False), (arithmetic.reassigned, True),
-        (arithmetic.augmented_ops, True),
+    pytest.param(program, id=program.__name__)
+    for program in [
+        arithmetic.polynomial, arithmetic.rational, arithmetic.elementwise_chain,
+        arithmetic.mixed_scalar_array, arithmetic.reused_value, arithmetic.math_functions,
+        arrays.mlp, arrays.layer_norm, arrays.softmax_cross_entropy, containers.tuple_unpack,
+        containers.slice_read, calls.helper_chain, arithmetic.reassigned,
+        arithmetic.augmented_ops,
     ]
 ]
 

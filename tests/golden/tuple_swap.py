@@ -5,17 +5,16 @@ def swap_grad(x, y):
         return swap_grad_scalars(x, y)
     # Forward sweep: the original computation
     _mul = x * 2.0
-    x = y
-    y = _mul
-    _mul_1 = x * y
-    _add = _mul_1 + x
+    x_1 = y
+    y_1 = _mul
+    _mul_1 = x_1 * y_1
+    _add = _mul_1 + x_1
     # Backward sweep: d_add is the cotangent of the result
     d_add = _sg.seed(_add)
     d_mul_1 = _sg.unbroadcast(d_add, _mul_1)
-    dx = _sg.unbroadcast(d_add, x)
-    dx = dx + _sg.unbroadcast(d_mul_1 * y, x)
-    dy = _sg.unbroadcast(d_mul_1 * x, y)
-    d_mul = dy
-    dy = dx
-    dx = d_mul * 2.0
+    dx_1 = _sg.unbroadcast(d_add, x_1)
+    dx_1 = dx_1 + _sg.unbroadcast(d_mul_1 * y_1, x_1)
+    dy_1 = _sg.unbroadcast(d_mul_1 * x_1, y_1)
+    dy = dx_1
+    dx = dy_1 * 2.0
     return (dx, dy)
