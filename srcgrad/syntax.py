@@ -86,12 +86,6 @@ _PRINTABLE_SPECIAL = {gast.arguments: _printable_arguments,
                       gast.ExceptHandler: _printable_handler}
 
 
-def to_ast(node):
-    tree = gast.gast_to_ast(node)
-    ast.fix_missing_locations(tree)
-    return tree
-
-
 def name(identifier, store=False):
     ctx = gast.Store() if store else gast.Load()
     return gast.Name(id=identifier, ctx=ctx, annotation=None, type_comment=None)

@@ -79,7 +79,6 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
         self.rules = RuleExpander(self)
         self.callees = []
         self.loop_depth = 0
-        self.preinit = []
         self.calls = CallExpander(self)
         self.local_ids = set()    # statements saved per iteration (see iteration_locals)
         self.primal_live = None
@@ -155,7 +154,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
             state[ret.value.id] = SHARED
         backward = self.backward_block(body, state)
         adjoints = {p: (self.namer.adjoint(p) if p in state else None) for p in self.wrt}
-        return ReverseResult(self.preinit + forward, backward, ret.value,
+        return ReverseResult(forward, backward, ret.value,
                              seed or self.namer.fresh("dresult"), adjoints, self.stack,
                              self.callees, "_sg.ones_seed" if self.eager else "_sg.seed")
 

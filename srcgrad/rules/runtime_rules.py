@@ -29,8 +29,6 @@ deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies
 deflinear(rt.finish, "v, primal", "g", linear_in="v")
 deflinear(rt.item_adjoint, "v, index, value",
           "_sg.added_at(_sg.zeros_like(v), index, _sg.unbroadcast(g, v[index]))", linear_in="v")
-deflinear(rt.sequence_item, "v, index, seq", "_sg.added_at(_sg.zeros_like(v), index, g)",
-          linear_in="v")
 defadjoint(rt.added_at, "v, index, item", tangent="linear", v="g",
            item="_sg.unbroadcast(g[index], item)")
 defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="g", b="g")

@@ -324,13 +324,6 @@ def sum_of_sequence_adjoint(g, iterable):
     return [unbroadcast(g, item) for item in iterable]
 
 
-def sequence_item(dseq, index, seq):
-    """The cotangent of ``seq[index]`` stored in a sequence cotangent (0 if absent)."""
-    if dseq is None:
-        return zeros_like(seq[index])
-    return dseq[index]
-
-
 def finish(adjoint, primal):
     """The final cotangent of an input: zeros when the adjoint is symbolically zero, and
     a float for a float input."""
