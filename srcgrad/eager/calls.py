@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import functools
 import inspect
-import operator
 
 import numpy as np
 
 from srcgrad import compiler
 from srcgrad.eager import static
-from srcgrad.eager import tape as tapes
+from srcgrad.eager.structure import same as _same
+from srcgrad.eager.tape import RECORDING, _thread_id, fresh
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime.variables import COLLECT, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
 _new = object.__new__
+_GENERAL = object()   # ``record_direct``: this call needs the general path
 
 
 def tape_aware(fn):
@@ -34,9 +35,23 @@ def tape_aware(fn):
 
     @functools.wraps(fn)
     def differentiable_function(*args, **kwargs):
-        recording = tapes._RECORDING.tapes
+        if not RECORDING:
+            return fn(*args, **kwargs)
+        recording = RECORDING.get(_thread_id(), ())
         if len(recording) != 1:
             return fn(*args, **kwargs)
+        plan = units.get(())
+        if not kwargs and (plan is None or plan.direct):
+            for arg in args:
+                if isinstance(arg, _TRACKED):
+                    break
+            else:   # no argument tracked: the usual call
+                if plan is None:
+                    plan = units[()] = _CallPlan(differentiable_function, ())
+                if plan.direct:
+                    result = plan.record_direct(args, recording[0])
+                    if result is not _GENERAL:
+                        return result
         return record_call(differentiable_function, units, args, kwargs, recording[0])
 
     return differentiable_function
@@ -56,6 +71,12 @@ def record_call(fn, units, args, kwargs, tape):
     if plan is None:
         plan = units[wrt] = _CallPlan(fn, wrt)
     value, saved, read = plan.forward(values, kwargs)
+    return _finish_record(plan, value, saved, read, inputs, tape)
+
+
+def _finish_record(plan, value, saved, read, inputs, tape):
+    """Record the node of a call that has run (its forward gave ``value``, ``saved``
+    and the Variables ``read``); the call's result."""
     variables = tape._accessed(read) if read else ()
     if not inputs and not variables:
         return value
@@ -70,14 +91,57 @@ class _CallPlan:
     """A compiled function's eager unit for one set of tracked arguments, and its
     variant without the read registry (``eager.static``) when there is one."""
 
-    __slots__ = ("unit", "variant", "_last", "distinct")
+    __slots__ = ("unit", "variant", "_last", "distinct", "direct", "_trainable")
 
     def __init__(self, fn, wrt):
         names = list(inspect.signature(fn).parameters)
         self.unit = compiler.reverse_unit(fn, tuple(names[i] for i in wrt), eager=True)
         self.variant = static.split_variant(self.unit)
-        self._last = ()   # the Variables the variant last read
-        self.distinct = True   # ... each under one name only
+        self._remember(())
+        # calls with no tracked argument may take ``record_direct``
+        self.direct = not wrt and self.variant is not None
+
+    def _remember(self, read):
+        """Keep what ``record_direct`` needs about the Variables the variant read."""
+        self._last = read   # the Variables the variant last read
+        self.distinct = len(set(map(id, read))) == len(read)   # ... each under one name
+        self._trainable = all(v._trainable for v in read)
+
+    def record_direct(self, values, tape):
+        """The usual call under a tape: no argument tracked, the variant reads the same
+        Variables as last time and the tape, empty so far, watches them all. Runs the
+        variant's forward and leaves the call pending on the tape (``GradientTape.
+        _pending``: ``gradient`` then runs its backward directly); ``_GENERAL`` (before
+        running anything) when the call needs ``record_call``."""
+        try:
+            value, saved, read = self.variant.functions["forward"](*values)
+        except AttributeError:
+            if self.variant.holds_variables():
+                raise
+            self.variant, self.direct = None, False   # a name holds no Variable now
+            return _GENERAL
+        last = self._last
+        if not (_same(read, last)):
+            if not all(isinstance(v, VariableBase) for v in read):
+                self.variant, self.direct = None, False
+                return _GENERAL
+            self._remember(read)
+        if tape._pending is not None or tape._nodes or not (
+                tape._watch_accessed and self._trainable and self.distinct) or \
+                type(value) is not np.ndarray and not isinstance(value, np.generic):
+            return _finish_record(self, value, saved, read, (), tape)
+        result = _new(Tensor)   # Tensor(value), without converting an array
+        result._value = value
+        tape._pending = (self, self.variant.functions, saved, read, result)
+        return result
+
+    def node(self, functions, saved, read, result, tape):
+        """The ``CallNode`` of a call ``record_direct`` recorded."""
+        node = _new(CallNode)
+        node.unit, node.functions, node.saved, node.tape = self.unit, functions, saved, tape
+        node.inputs, node.n_arguments, node.picks, node.several = read, 0, None, False
+        node.result, node.outputs = result, (result,)
+        return node
 
     def forward(self, values, kwargs):
         """``(value, saved, Variables read)``: through the variant, or the general
@@ -88,15 +152,15 @@ class _CallPlan:
             except AttributeError:
                 if self.variant.holds_variables():
                     raise
-                self.variant = None   # a name holds no Variable now: the general code
+                # a name holds no Variable now: the general code
+                self.variant, self.direct = None, False
             else:
-                if len(read) == len(self._last) and all(map(operator.is_, read, self._last)):
+                if _same(read, self._last):
                     return value, saved, read
                 if all(isinstance(v, VariableBase) for v in read):
-                    self._last = read
-                    self.distinct = len(set(map(id, read))) == len(read)
+                    self._remember(read)
                     return value, saved, read
-                self.variant = None
+                self.variant, self.direct = None, False
         reads = {}
         saved_reads, COLLECT.reads = COLLECT.reads, reads
         try:
@@ -122,7 +186,7 @@ class CallNode:
     """One call of a compiled function: its backward is the generated backward."""
 
     __slots__ = ("unit", "functions", "saved", "tape", "inputs", "n_arguments", "picks",
-                 "several", "outputs", "result", "direct")
+                 "several", "outputs", "result")
 
     def __init__(self, plan, saved, arguments, variables, value, tape, picks=None):
         self.unit, self.saved, self.tape, self.picks = plan.unit, saved, tape, picks
@@ -131,9 +195,6 @@ class CallNode:
         self.inputs = (*arguments, *variables)
         self.n_arguments = len(arguments)
         self.several = isinstance(value, (tuple, list))
-        # the tape's fast path: the backward gives each input's cotangent, once
-        self.direct = not arguments and not self.several and picks is None and \
-            plan.variant is not None and plan.distinct
         if self.several:
             self.outputs = tuple(Tensor(v) for v in value)
             self.result = type(value)(self.outputs)
@@ -145,12 +206,6 @@ class CallNode:
             self.result = Tensor(value)
             self.outputs = (self.result,)
 
-    def variable_cotangents(self, seed):
-        """The cotangents of the Variables read, from the variant's backward (a
-        ``direct`` node only: no arguments tracked, one output, each Variable once)."""
-        saved = _fresh(self.saved) if self.tape._persistent else self.saved
-        return self.functions["backward"](saved, seed)[1]
-
     def backward(self, gs, on_tensors):
         if self.several:
             g = tuple(_plain(x) for x in gs)
@@ -158,7 +213,7 @@ class CallNode:
             g = gs[0]._value if isinstance(gs[0], _TRACKED) else gs[0]
         saved = self.saved
         if self.tape._persistent or self.tape._in_jacobian:
-            saved = _fresh(saved)
+            saved = fresh(saved)
         unit, n = self.unit, self.n_arguments
         if self.functions is unit.functions:
             grads, variables = _collecting_backward(unit.backward, saved, g,
@@ -186,15 +241,3 @@ def _collecting_backward(backward, saved, g, variables):
 
 def _plain(value):
     return value._value if isinstance(value, _TRACKED) else value
-
-
-def _fresh(saved):
-    """``saved`` with its lists copied: the backward pops its stacks, and a persistent
-    tape may run it again."""
-    if type(saved) is list:
-        return [_fresh(item) for item in saved]
-    if type(saved) is tuple:
-        for item in saved:
-            if type(item) is list or type(item) is tuple:
-                return tuple(_fresh(item) for item in saved)
-    return saved

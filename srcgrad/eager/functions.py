@@ -282,7 +282,7 @@ def _pairs(variables, grads, order):
     pairs = []
     for i in order:
         variable = variables[i]
-        if variable.trainable:
+        if variable._trainable:
             grad = grads[i]
             pairs.append((None if grad is None else finish(grad, variable._value), variable))
     if not pairs:

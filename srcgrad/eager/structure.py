@@ -36,3 +36,14 @@ def rebuild(structure, leaves):
         return next(it)
 
     return build(structure)
+
+
+def same(items, others):
+    """Are ``items`` the very objects ``others`` are, in order? (Identity: a Variable's
+    ``==`` gives a Tensor.)"""
+    if len(items) != len(others):
+        return False
+    for item, other in zip(items, others):
+        if item is not other:
+            return False
+    return True

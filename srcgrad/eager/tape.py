@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import operator
 import threading
 import warnings
 
 import numpy as np
 
 from srcgrad.eager import structure
+from srcgrad.eager.structure import same as _same
 from srcgrad.eager.variables import Tensor, _as_value
 from srcgrad.runtime import zeros_like
 from srcgrad.runtime.variables import VariableBase
@@ -34,22 +34,31 @@ _NONE = UnconnectedGradients.NONE
 _TRACKED = (Tensor, VariableBase)   # (an Enum attribute lookup is slow on the hot path)
 
 
-class _Recording(threading.local):
-    tapes = ()    # the tapes recording on this thread, innermost last
-
-
-_RECORDING = _Recording()
+# thread ident -> the tapes recording on that thread, innermost last; a thread with
+# none has no entry, so "is anything recording anywhere" is one truth test. (Each thread
+# writes its own entry only; a threading.local costs ~4x as much per read.)
+RECORDING = {}
+_thread_id = threading.get_ident
 
 
 def recording_tapes():
-    return _RECORDING.tapes
+    """The tapes recording on this thread, innermost last."""
+    return RECORDING.get(_thread_id(), ()) if RECORDING else ()
+
+
+def _set_recording(tapes):
+    if tapes:
+        RECORDING[_thread_id()] = tapes
+    else:
+        RECORDING.pop(_thread_id(), None)
 
 
 def variable_accessed(variable):
     """Tell the recording tapes that ``variable`` was read."""
-    for tape in _RECORDING.tapes:
-        if tape._watch_accessed and variable.trainable:
-            tape._watch_one(variable)
+    if RECORDING:
+        for tape in RECORDING.get(_thread_id(), ()):
+            if tape._watch_accessed and variable._trainable:
+                tape._watch_one(variable)
 
 
 class GradientTape:
@@ -60,6 +69,12 @@ class GradientTape:
     _entered = False
     _used = False
     _in_jacobian = False   # several backward sweeps over the same nodes
+    # The tape's only node, while it is one call of a compiled function that read
+    # Variables the tape watches (``CallPlan.record_direct``): ``(plan, generated
+    # functions, saved, Variables read, result)``, kept unexpanded so that the usual
+    # step (one call, then ``gradient`` w.r.t. those Variables) builds no node and no
+    # sets. Anything else first expands it (``_expand``).
+    _pending = None
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent
@@ -74,25 +89,31 @@ class GradientTape:
         if self._recording:
             raise ValueError("Tape is still recording, This can happen if you try to "
                              "re-enter an already-active tape.")
-        _RECORDING.tapes = _RECORDING.tapes + (self,)   # (self._push(), inline)
+        thread = _thread_id()
+        RECORDING[thread] = RECORDING.get(thread, ()) + (self,)   # (self._push(), inline)
         self._recording = self._entered = True
         return self
 
     def __exit__(self, *exc):
         if self._recording:
-            self._pop()
+            thread = _thread_id()
+            if RECORDING.get(thread) == (self,):   # the usual case (self._pop(), inline)
+                del RECORDING[thread]
+                self._recording = False
+            else:
+                self._pop()
         return False
 
     def _push(self):
-        _RECORDING.tapes = _RECORDING.tapes + (self,)
+        _set_recording(recording_tapes() + (self,))
         self._recording = True
 
     def _pop(self):
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        recording = _RECORDING.tapes
-        _RECORDING.tapes = recording[:-1] if recording and recording[-1] is self else \
-            tuple(t for t in recording if t is not self)
+        recording = recording_tapes()
+        _set_recording(recording[:-1] if recording and recording[-1] is self else
+                       tuple(t for t in recording if t is not self))
         self._recording = False
 
     @contextlib.contextmanager
@@ -109,8 +130,17 @@ class GradientTape:
     def reset(self):
         """Forget everything recorded so far, and keep recording."""
         self._pop()
-        self._tracked, self._variables, self._nodes = {}, {}, []
+        self._tracked, self._variables, self._nodes, self._pending = {}, {}, [], None
         self._push()
+
+    def _expand(self):
+        """Turn the pending call into an ordinary node (see ``_pending``)."""
+        plan, functions, saved, read, result = self._pending
+        self._pending = None
+        keys = dict.fromkeys(read)
+        self._tracked.update(keys)
+        self._variables.update(keys)
+        self.record(plan.node(functions, saved, read, result, self))
 
     # -- watching --------------------------------------------------------------------
     def watch(self, tensor):
@@ -131,16 +161,20 @@ class GradientTape:
                 self._variables[obj] = None
 
     def tracks(self, obj):
+        if self._pending is not None:
+            self._expand()
         return obj in self._tracked
 
     def _accessed(self, reads):
         """Watch the Variables of ``reads`` (read by a recorded call) as ``variable_accessed``
         does; the ones this tape now tracks."""
+        if self._pending is not None:
+            self._expand()
         tracked, watched, watch = self._tracked, self._variables, self._watch_accessed
         variables = []
         for variable in reads:
             if variable not in tracked:
-                if not (watch and variable.trainable):
+                if not (watch and variable._trainable):
                     continue
                 tracked[variable] = None
                 watched[variable] = None
@@ -149,9 +183,13 @@ class GradientTape:
 
     def watched_variables(self):
         """The watched Variables, in creation order."""
+        if self._pending is not None:
+            self._expand()
         return tuple(sorted(self._variables, key=lambda v: v._uid))
 
     def record(self, node):
+        if self._pending is not None:
+            self._expand()
         self._nodes.append(node)
         for output in node.outputs:
             self._tracked[output] = None
@@ -161,14 +199,19 @@ class GradientTape:
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(sum of the flattened ``target``)/d``sources``, shaped like ``sources``."""
         zero = unconnected_gradients is not _NONE and _unconnected_mode(unconnected_gradients)
-        self._start_gradient()
-        nodes = self._nodes
-        if len(nodes) == 1 and output_gradients is None and not _RECORDING.tapes and \
-                nodes[0].outputs[0] is target and getattr(nodes[0], "direct", False):
-            grads = _direct_gradients(nodes[0], target, sources, zero)
-            if grads is not None:
-                self._finish_gradient()
-                return grads
+        if self._used or self._recording:
+            self._start_gradient()
+        pending = self._pending
+        if pending is not None:
+            if output_gradients is None and pending[4] is target and \
+                    not (RECORDING and recording_tapes()):
+                grads = _direct_gradients(pending, target, sources, zero, self._persistent)
+                if grads is not None:
+                    if not self._persistent:   # (_finish_gradient): free the saved values
+                        self._used = True
+                        self._pending = (*pending[:2], None, *pending[3:])
+                    return grads
+            self._expand()
         if type(target) is Tensor and output_gradients is None:   # the usual case
             targets, seeds = (target,), (_ones(target._value),)
         else:
@@ -183,6 +226,8 @@ class GradientTape:
                  parallel_iterations=None, experimental_use_pfor=True):
         """d``target``/d``sources``: shaped ``target.shape + source.shape`` per source."""
         zero = _unconnected_mode(unconnected_gradients)
+        if self._pending is not None:
+            self._expand()
         if not experimental_use_pfor and not self._persistent:
             raise RuntimeError(
                 "GradientTape must be created with persistent=True to compute the jacobian "
@@ -217,7 +262,7 @@ class GradientTape:
             self._nodes = []
 
     def _sweep(self, targets, seeds, sources, zero):
-        on_tensors = bool(_RECORDING.tapes)
+        on_tensors = bool(recording_tapes())
         cotangents = {}   # Tensor or Variable -> cotangent
         for target, seed in zip(targets, seeds):
             if isinstance(target, _TRACKED) and target in self._tracked:
@@ -245,32 +290,37 @@ class GradientTape:
         return grads
 
 
-def _direct_gradients(node, target, sources, zero):
-    """The gradients of a tape holding one call of a compiled function (``node``, whose
-    only output is ``target``) w.r.t. Variables it read: its generated backward, run
+def _direct_gradients(pending, target, sources, zero, persistent):
+    """The gradients of a tape holding only ``pending``, one call of a compiled function
+    whose result is ``target``, w.r.t. Variables it read: its generated backward, run
     straight from the saved values, with no sweep. None when a source is anything else
     (the general sweep then answers)."""
-    flat = structure.flatten(sources)
-    variables = node.inputs
-    if len(flat) == len(variables) and all(map(operator.is_, flat, variables)):
-        picks = None
+    _, functions, saved, variables, _ = pending
+    if type(sources) is list and _same(sources, variables):   # the usual case
+        flat, picks = sources, None
     else:
+        flat = structure.flatten(sources)
         position = {variable: i for i, variable in enumerate(variables)}
         picks = [position.get(s) if isinstance(s, VariableBase) else None for s in flat]
         if None in picks:
             return None
     value = target._value
-    cotangents = node.variable_cotangents(1.0 if type(value) is np.float64 else _ones(value))
+    if persistent:
+        saved = fresh(saved)
+    cotangents = functions["backward"](saved, 1.0 if type(value) is np.float64 else
+                                       _ones(value))[1]
     if picks is not None:
         cotangents = [cotangents[i] for i in picks]
     grads = []
+    append = grads.append
     for source, grad in zip(flat, cotangents):
-        kind = type(source._value)
+        value = source._value
+        kind = type(value)
         if type(grad) is kind and (kind is np.float64 or kind is np.ndarray and
-                                   grad.shape == source._value.shape):   # the usual case
-            grads.append(grad)
+                                   grad.shape == value.shape):   # the usual cases
+            append(grad)
         else:
-            grads.append(_final(grad, source, zero, False))
+            append(_final(grad, source, zero, False))
     return grads if flat is sources else structure.rebuild(sources, grads)
 
 
@@ -344,3 +394,15 @@ def _stack_rows(rows, shape, source, zero):
     rows = [np.zeros(source_shape) if r is None else np.asarray(_as_value(r)) for r in rows]
     return np.reshape(np.stack(rows) if rows else np.zeros((0,) + source_shape),
                       tuple(shape) + source_shape)
+
+
+def fresh(saved):
+    """``saved`` with its lists copied: the backward pops its stacks, and a persistent
+    tape may run it again."""
+    if type(saved) is list:
+        return [fresh(item) for item in saved]
+    if type(saved) is tuple:
+        for item in saved:
+            if type(item) is list or type(item) is tuple:
+                return tuple(fresh(item) for item in saved)
+    return saved

@@ -206,18 +206,23 @@ class Variable(_Arithmetic, VariableBase):
     """A mutable parameter. ``implicit_gradients`` and ``GradientTape`` find every
     trainable Variable a function reads and return its gradient."""
 
-    __slots__ = ("trainable", "name")
+    __slots__ = ("_trainable", "name")
 
     def __init__(self, value, trainable=True, name=None):
         self._value = _copy(_as_value(value))
         with _COUNTER_LOCK:
             self._uid = next(_COUNTER)
-        self.trainable = bool(trainable)
+        self._trainable = bool(trainable)
         self.name = f"Variable:{self._uid}" if name is None else name
 
     def __repr__(self):
         return (f"<sg.Variable '{self.name}' shape={self.shape} dtype={self.dtype}, "
                 f"numpy={self._value!r}>")
+
+    @property
+    def trainable(self):
+        """Fixed at creation, as in TensorFlow."""
+        return self._trainable
 
     @property
     def value(self):

@@ -187,3 +187,33 @@ def test_a_second_tape_around_the_gradient_call():
         dw = tape.gradient(value, w)   # another tape records: the sweep, on Tensors
     np.testing.assert_allclose(np.asarray(dw), EXPECTED[0])
     assert outer.watched_variables() == ()
+
+
+def test_pending_call_expands_for_later_operations_and_queries():
+    """The one call is kept unexpanded; an operation on its result, a ``watch``, a
+    query or a jacobian expands it, and the answers are the sweep's."""
+    with sg.GradientTape(persistent=True) as tape:
+        value = loss(X)
+        assert tape.watched_variables() == (w, c)   # (a query expands the call)
+        doubled = value * 2.0
+    dw, dc = tape.gradient(doubled, [w, c])
+    np.testing.assert_allclose(dw, 2 * EXPECTED[0])
+    np.testing.assert_allclose(dc, 2 * EXPECTED[1])
+    (jw,) = tape.jacobian(value, [w])
+    np.testing.assert_allclose(jw, EXPECTED[0])
+
+
+def test_non_persistent_tape_still_lists_its_variables_after_the_direct_gradient():
+    with sg.GradientTape() as tape:
+        value = loss(X)
+    tape.gradient(value, [w, c])
+    assert tape._pending[2] is None   # the saved values are released
+    assert tape.watched_variables() == (w, c)
+
+
+def test_variable_trainable_is_fixed_at_creation():
+    with pytest.raises(AttributeError):
+        frozen.trainable = True
+    with sg.GradientTape() as tape:
+        value = scaled(X)
+    assert tape.gradient(value, [frozen]) == [None]
