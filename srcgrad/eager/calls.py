@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from srcgrad.runtime.variables import COLLECT, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
 _new = object.__new__
+_is = operator.is_
 _GENERAL = object()   # ``record_direct``: this call needs the general path
 
 

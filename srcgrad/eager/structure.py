@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import operator
+
 _CONTAINERS = (list, tuple, dict)
+_is = operator.is_
 
 
 def flatten(value):
@@ -41,9 +44,4 @@ def rebuild(structure, leaves):
 def same(items, others):
     """Are ``items`` the very objects ``others`` are, in order? (Identity: a Variable's
     ``==`` gives a Tensor.)"""
-    if len(items) != len(others):
-        return False
-    for item, other in zip(items, others):
-        if item is not other:
-            return False
-    return True
+    return len(items) == len(others) and all(map(_is, items, others))

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import operator
 import threading
 import warnings
 
 import numpy as np
 
 from srcgrad.eager import structure
-from srcgrad.eager.structure import same as _same
 from srcgrad.eager.variables import Tensor, _as_value
 from srcgrad.runtime import zeros_like
 from srcgrad.runtime.variables import VariableBase
@@ -31,6 +31,7 @@ class UnconnectedGradients(enum.Enum):
 
 
 _NONE = UnconnectedGradients.NONE
+_is = operator.is_
 _TRACKED = (Tensor, VariableBase)   # (an Enum attribute lookup is slow on the hot path)
 
 
@@ -296,7 +297,8 @@ def _direct_gradients(pending, target, sources, zero, persistent):
     straight from the saved values, with no sweep. None when a source is anything else
     (the general sweep then answers)."""
     _, functions, saved, variables, _ = pending
-    if type(sources) is list and _same(sources, variables):   # the usual case
+    if type(sources) is list and len(sources) == len(variables) and \
+            all(map(_is, sources, variables)):   # the usual case (_same, inline)
         flat, picks = sources, None
     else:
         flat = structure.flatten(sources)
