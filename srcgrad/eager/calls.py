@@ -20,8 +20,9 @@ import numpy as np
 
 from srcgrad import compiler
 from srcgrad.eager import static
+from srcgrad.eager.gradients import fresh
 from srcgrad.eager.structure import same as _same
-from srcgrad.eager.tape import RECORDING, _thread_id, fresh
+from srcgrad.eager.tape import RECORDING, _thread_id
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime.variables import COLLECT, VariableBase
 

@@ -12,26 +12,28 @@ Variables the call read, skips the sweep (``_direct_gradients``).
 from __future__ import annotations
 
 import contextlib
-import enum
-import operator
 import threading
 import warnings
 
 import numpy as np
 
 from srcgrad.eager import structure
+from srcgrad.eager.gradients import (
+    _NONE,
+    UnconnectedGradients,
+    _accumulate,
+    _direct_gradients,
+    _final,
+    _ones,
+    _output_cotangents,
+    _seeds,
+    _stack_rows,
+    _targets,
+    _unconnected_mode,
+)
 from srcgrad.eager.variables import Tensor, _as_value
-from srcgrad.runtime import zeros_like
 from srcgrad.runtime.variables import VariableBase
 
-
-class UnconnectedGradients(enum.Enum):
-    NONE = "none"
-    ZERO = "zero"
-
-
-_NONE = UnconnectedGradients.NONE
-_is = operator.is_
 _TRACKED = (Tensor, VariableBase)   # (an Enum attribute lookup is slow on the hot path)
 
 
@@ -289,122 +291,3 @@ class GradientTape:
             else:
                 grads.append(_final(grad, source, zero, on_tensors))
         return grads
-
-
-def _direct_gradients(pending, target, sources, zero, persistent):
-    """The gradients of a tape holding only ``pending``, one call of a compiled function
-    whose result is ``target``, w.r.t. Variables it read: its generated backward, run
-    straight from the saved values, with no sweep. None when a source is anything else
-    (the general sweep then answers)."""
-    _, functions, saved, variables, _ = pending
-    if type(sources) is list and len(sources) == len(variables) and \
-            all(map(_is, sources, variables)):   # the usual case (_same, inline)
-        flat, picks = sources, None
-    else:
-        flat = structure.flatten(sources)
-        position = {variable: i for i, variable in enumerate(variables)}
-        picks = [position.get(s) if isinstance(s, VariableBase) else None for s in flat]
-        if None in picks:
-            return None
-    value = target._value
-    if persistent:
-        saved = fresh(saved)
-    cotangents = functions["backward"](saved, 1.0 if type(value) is np.float64 else
-                                       _ones(value))[1]
-    if picks is not None:
-        cotangents = [cotangents[i] for i in picks]
-    grads = []
-    append = grads.append
-    for source, grad in zip(flat, cotangents):
-        value = source._value
-        kind = type(value)
-        if type(grad) is kind and (kind is np.float64 or kind is np.ndarray and
-                                   grad.shape == value.shape):   # the usual cases
-            append(grad)
-        else:
-            append(_final(grad, source, zero, False))
-    return grads if flat is sources else structure.rebuild(sources, grads)
-
-
-def _output_cotangents(outputs, cotangents):
-    """The cotangents of a node's outputs (zeros for those without one), or None when
-    no output has one."""
-    gs = [cotangents.get(out) for out in outputs]
-    if all(g is None for g in gs):
-        return None
-    return [zeros_like(out._value) if g is None else g for g, out in zip(gs, outputs)]
-
-
-def _unconnected_mode(value):
-    if value is _NONE:
-        return False
-    text = value.value if isinstance(value, UnconnectedGradients) else value
-    if text not in ("none", "zero"):
-        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}")
-    return text == "zero"
-
-
-def _targets(target):
-    if target is None:
-        raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
-                        "Variables or CompositeTensors to be differentiated, but received "
-                        "None.")
-    return structure.flatten(target)
-
-
-def _seeds(targets, output_gradients):
-    flat = structure.flatten(output_gradients) if output_gradients is not None else \
-        [None] * len(targets)
-    return [_ones(_as_value(t)) if g is None else
-            (g if isinstance(g, Tensor) else _as_value(g))
-            for t, g in zip(targets, flat)]
-
-
-def _ones(value):
-    if type(value) is np.float64:
-        return 1.0   # (as ``runtime.seed``: a Python float keeps the first adjoints cheap)
-    if isinstance(value, np.floating):
-        return type(value)(1.0)
-    return np.ones_like(np.asarray(value, dtype=float))
-
-
-def _accumulate(cotangents, key, contribution):
-    previous = cotangents.get(key)
-    cotangents[key] = contribution if previous is None else previous + contribution
-
-
-def _final(grad, source, zero, on_tensors):
-    if type(grad) is np.ndarray:   # the usual case: an array shaped as its source's value
-        value = source._value if isinstance(source, _TRACKED) else _as_value(source)
-        if type(value) is np.ndarray and grad.shape == value.shape:
-            return grad
-    elif grad is None:
-        return zeros_like(_as_value(source)) if zero else None
-    elif isinstance(grad, Tensor):
-        return grad if on_tensors else grad._value
-    value = _as_value(source)
-    shape = np.shape(value)
-    if getattr(grad, "shape", ()) != shape:
-        grad = np.broadcast_to(grad, shape).copy()
-    return grad
-
-
-def _stack_rows(rows, shape, source, zero):
-    if all(r is None for r in rows) and not zero:
-        return None
-    source_shape = np.shape(_as_value(source))
-    rows = [np.zeros(source_shape) if r is None else np.asarray(_as_value(r)) for r in rows]
-    return np.reshape(np.stack(rows) if rows else np.zeros((0,) + source_shape),
-                      tuple(shape) + source_shape)
-
-
-def fresh(saved):
-    """``saved`` with its lists copied: the backward pops its stacks, and a persistent
-    tape may run it again."""
-    if type(saved) is list:
-        return [fresh(item) for item in saved]
-    if type(saved) is tuple:
-        for item in saved:
-            if type(item) is list or type(item) is tuple:
-                return tuple(fresh(item) for item in saved)
-    return saved
