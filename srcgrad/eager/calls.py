@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import operator
 
 import numpy as np
 
@@ -22,13 +21,12 @@ from srcgrad import compiler
 from srcgrad.eager import static
 from srcgrad.eager.gradients import fresh
 from srcgrad.eager.structure import same as _same
-from srcgrad.eager.tape import RECORDING, _thread_id
+from srcgrad.eager.tape import RECORDING, PendingCall, _thread_id
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime.variables import COLLECT, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
 _new = object.__new__
-_is = operator.is_
 _GENERAL = object()   # ``record_direct``: this call needs the general path
 
 
@@ -114,29 +112,37 @@ class _CallPlan:
         """The usual call under a tape: no argument tracked, the variant reads the same
         Variables as last time and the tape, empty so far, watches them all. Runs the
         variant's forward and leaves the call pending on the tape (``GradientTape.
-        _pending``: ``gradient`` then runs its backward directly); ``_GENERAL`` (before
-        running anything) when the call needs ``record_call``."""
-        try:
-            value, saved, read = self.variant.functions["forward"](*values)
-        except AttributeError:
-            if self.variant.holds_variables():
-                raise
-            self.variant, self.direct = None, False   # a name holds no Variable now
+        _pending``: ``gradient`` then runs its backward directly); ``_GENERAL`` when the
+        variant cannot answer and the call needs ``record_call``."""
+        ran = self._variant_forward(values, {})
+        if ran is None:
             return _GENERAL
-        last = self._last
-        if not (_same(read, last)):
-            if not all(isinstance(v, VariableBase) for v in read):
-                self.variant, self.direct = None, False
-                return _GENERAL
-            self._remember(read)
+        value, saved, read = ran
         if tape._pending is not None or tape._nodes or not (
                 tape._watch_accessed and self._trainable and self.distinct) or \
                 type(value) is not np.ndarray and not isinstance(value, np.generic):
             return _finish_record(self, value, saved, read, (), tape)
         result = _new(Tensor)   # Tensor(value), without converting an array
         result._value = value
-        tape._pending = (self, self.variant.functions, saved, read, result)
+        tape._pending = PendingCall(self, self.variant.functions, saved, read, result)
         return result
+
+    def _variant_forward(self, values, kwargs):
+        """``(value, saved, Variables read)`` from the variant; None, and the general
+        code from now on, when it cannot answer (a name it reads holds no Variable now)."""
+        try:
+            value, saved, read = self.variant.functions["forward"](*values, **kwargs)
+        except AttributeError:
+            if self.variant.holds_variables():
+                raise
+        else:
+            if _same(read, self._last):
+                return value, saved, read
+            if all(isinstance(v, VariableBase) for v in read):
+                self._remember(read)
+                return value, saved, read
+        self.variant, self.direct = None, False
+        return None
 
     def node(self, functions, saved, read, result, tape):
         """The ``CallNode`` of a call ``record_direct`` recorded."""
@@ -150,20 +156,9 @@ class _CallPlan:
         """``(value, saved, Variables read)``: through the variant, or the general
         forward with the read collector."""
         if self.variant is not None:
-            try:
-                value, saved, read = self.variant.functions["forward"](*values, **kwargs)
-            except AttributeError:
-                if self.variant.holds_variables():
-                    raise
-                # a name holds no Variable now: the general code
-                self.variant, self.direct = None, False
-            else:
-                if _same(read, self._last):
-                    return value, saved, read
-                if all(isinstance(v, VariableBase) for v in read):
-                    self._remember(read)
-                    return value, saved, read
-                self.variant, self.direct = None, False
+            ran = self._variant_forward(values, kwargs)
+            if ran is not None:
+                return ran
         reads = {}
         saved_reads, COLLECT.reads = COLLECT.reads, reads
         try:

@@ -7,7 +7,6 @@ For example ``_final(np.float64(2.0), variable_of_shape_3, ...)`` gives
 from __future__ import annotations
 
 import enum
-import operator
 
 import numpy as np
 
@@ -24,7 +23,6 @@ class UnconnectedGradients(enum.Enum):
 
 _NONE = UnconnectedGradients.NONE
 _TRACKED = (Tensor, VariableBase)
-_is = operator.is_
 
 
 def _direct_gradients(pending, target, sources, zero, persistent):
@@ -33,8 +31,7 @@ def _direct_gradients(pending, target, sources, zero, persistent):
     straight from the saved values, with no sweep. None when a source is anything else
     (the general sweep then answers)."""
     _, functions, saved, variables, _ = pending
-    if type(sources) is list and len(sources) == len(variables) and \
-            all(map(_is, sources, variables)):   # the usual case (_same, inline)
+    if type(sources) is list and structure.same(sources, variables):   # the usual case
         flat, picks = sources, None
     else:
         flat = structure.flatten(sources)

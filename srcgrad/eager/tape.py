@@ -11,6 +11,7 @@ Variables the call read, skips the sweep (``_direct_gradients``).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import threading
 import warnings
@@ -43,6 +44,9 @@ _TRACKED = (Tensor, VariableBase)   # (an Enum attribute lookup is slow on the h
 RECORDING = {}
 _thread_id = threading.get_ident
 
+# A tape's only node while it is one compiled call (``GradientTape._pending``).
+PendingCall = collections.namedtuple("PendingCall", "plan functions saved read result")
+
 
 def recording_tapes():
     """The tapes recording on this thread, innermost last."""
@@ -73,8 +77,8 @@ class GradientTape:
     _used = False
     _in_jacobian = False   # several backward sweeps over the same nodes
     # The tape's only node, while it is one call of a compiled function that read
-    # Variables the tape watches (``CallPlan.record_direct``): ``(plan, generated
-    # functions, saved, Variables read, result)``, kept unexpanded so that the usual
+    # Variables the tape watches (``_CallPlan.record_direct``): a ``PendingCall``,
+    # kept unexpanded so that the usual
     # step (one call, then ``gradient`` w.r.t. those Variables) builds no node and no
     # sets. Anything else first expands it (``_expand``).
     _pending = None
@@ -206,13 +210,14 @@ class GradientTape:
             self._start_gradient()
         pending = self._pending
         if pending is not None:
-            if output_gradients is None and pending[4] is target and \
+            if output_gradients is None and pending.result is target and \
                     not (RECORDING and recording_tapes()):
                 grads = _direct_gradients(pending, target, sources, zero, self._persistent)
                 if grads is not None:
                     if not self._persistent:   # (_finish_gradient): free the saved values
                         self._used = True
-                        self._pending = (*pending[:2], None, *pending[3:])
+                        self._pending = PendingCall(pending.plan, pending.functions,
+                                                    None, pending.read, pending.result)
                     return grads
             self._expand()
         if type(target) is Tensor and output_gradients is None:   # the usual case

@@ -207,7 +207,7 @@ def test_non_persistent_tape_still_lists_its_variables_after_the_direct_gradient
     with sg.GradientTape() as tape:
         value = loss(X)
     tape.gradient(value, [w, c])
-    assert tape._pending[2] is None   # the saved values are released
+    assert tape._pending.saved is None   # the saved values are released
     assert tape.watched_variables() == (w, c)
 
 
