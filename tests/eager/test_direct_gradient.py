@@ -35,11 +35,14 @@ def aliased(x):
     return np.sum(x @ w) + np.sum(x @ alias)
 
 
-def explicit(w, c, x):
-    return np.sum(np.tanh(x @ w + c) ** 2)
+def closed_form(w, c, x):
+    """(d/dw, d/dc) of ``sum(tanh(x @ w + c) ** 2)``, derived by hand (the oracle)."""
+    t = np.tanh(x @ w + c)
+    dz = 2 * t * (1 - t ** 2)
+    return x.T @ dz, np.sum(dz)
 
 
-EXPECTED = sg.grad(explicit, wrt=(0, 1))(w.numpy(), c.numpy(), X)
+EXPECTED = closed_form(w.numpy(), c.numpy(), X)
 
 
 @pytest.fixture
@@ -161,7 +164,7 @@ def test_target_computed_from_the_result_and_several_calls():
         doubled = value * 2.0
         both = loss(X) + loss(2 * X)
     np.testing.assert_allclose(tape.gradient(doubled, w), 2 * EXPECTED[0])
-    expected = EXPECTED[0] + sg.grad(explicit, wrt=0)(w.numpy(), c.numpy(), 2 * X)
+    expected = EXPECTED[0] + closed_form(w.numpy(), c.numpy(), 2 * X)[0]
     np.testing.assert_allclose(tape.gradient(both, w), expected)
     np.testing.assert_allclose(tape.gradient([value], w), EXPECTED[0])
 
@@ -175,8 +178,8 @@ def test_nested_tapes_run_per_operation():
     np.testing.assert_allclose(np.asarray(dc), EXPECTED[1])
     d2c = outer.gradient(dc, c)
     step = 1e-5
-    numeric = (sg.grad(explicit, wrt=1)(w.numpy(), c.numpy() + step, X) -
-               sg.grad(explicit, wrt=1)(w.numpy(), c.numpy() - step, X)) / (2 * step)
+    numeric = (closed_form(w.numpy(), c.numpy() + step, X)[1] -
+               closed_form(w.numpy(), c.numpy() - step, X)[1]) / (2 * step)
     np.testing.assert_allclose(d2c, numeric, rtol=1e-5)
 
 
