@@ -124,7 +124,9 @@ class _CallPlan:
             return _finish_record(self, value, saved, read, (), tape)
         result = _new(Tensor)   # Tensor(value), without converting an array
         result._value = value
-        tape._pending = PendingCall(self, self.variant.functions, saved, read, result)
+        pending = tape._pending = _new(PendingCall)
+        pending.plan, pending.functions, pending.saved = self, self.variant.functions, saved
+        pending.read, pending.result = read, result
         return result
 
     def _variant_forward(self, values, kwargs):
@@ -144,12 +146,12 @@ class _CallPlan:
         self.variant, self.direct = None, False
         return None
 
-    def node(self, functions, saved, read, result, tape):
-        """The ``CallNode`` of a call ``record_direct`` recorded."""
+    def node(self, pending, tape):
+        """The ``CallNode`` of the call ``record_direct`` left ``pending``."""
         node = _new(CallNode)
-        node.unit, node.functions, node.saved, node.tape = self.unit, functions, saved, tape
-        node.inputs, node.n_arguments, node.picks, node.several = read, 0, None, False
-        node.result, node.outputs = result, (result,)
+        node.unit, node.functions, node.saved = self.unit, pending.functions, pending.saved
+        node.inputs, node.n_arguments, node.picks, node.several = pending.read, 0, None, False
+        node.result, node.outputs, node.tape = pending.result, (pending.result,), tape
         return node
 
     def forward(self, values, kwargs):

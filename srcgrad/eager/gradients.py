@@ -30,7 +30,7 @@ def _direct_gradients(pending, target, sources, zero, persistent):
     whose result is ``target``, w.r.t. Variables it read: its generated backward, run
     straight from the saved values, with no sweep. None when a source is anything else
     (the general sweep then answers)."""
-    _, functions, saved, variables, _ = pending
+    functions, saved, variables = pending.functions, pending.saved, pending.read
     if type(sources) is list and structure.same(sources, variables):   # the usual case
         flat, picks = sources, None
     else:

@@ -11,7 +11,6 @@ Variables the call read, skips the sweep (``_direct_gradients``).
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import threading
 import warnings
@@ -44,8 +43,12 @@ _TRACKED = (Tensor, VariableBase)   # (an Enum attribute lookup is slow on the h
 RECORDING = {}
 _thread_id = threading.get_ident
 
-# A tape's only node while it is one compiled call (``GradientTape._pending``).
-PendingCall = collections.namedtuple("PendingCall", "plan functions saved read result")
+class PendingCall:
+    """A tape's only node while it is one compiled call (``GradientTape._pending``):
+    its plan, the generated functions, the saved values, the Variables read, the result.
+    (Made with ``object.__new__`` and filled in: no ``__init__`` frame on the hot path.)"""
+
+    __slots__ = ("plan", "functions", "saved", "read", "result")
 
 
 def recording_tapes():
@@ -142,12 +145,11 @@ class GradientTape:
 
     def _expand(self):
         """Turn the pending call into an ordinary node (see ``_pending``)."""
-        plan, functions, saved, read, result = self._pending
-        self._pending = None
-        keys = dict.fromkeys(read)
+        pending, self._pending = self._pending, None
+        keys = dict.fromkeys(pending.read)
         self._tracked.update(keys)
         self._variables.update(keys)
-        self.record(plan.node(functions, saved, read, result, self))
+        self.record(pending.plan.node(pending, self))
 
     # -- watching --------------------------------------------------------------------
     def watch(self, tensor):
@@ -216,8 +218,7 @@ class GradientTape:
                 if grads is not None:
                     if not self._persistent:   # (_finish_gradient): free the saved values
                         self._used = True
-                        self._pending = PendingCall(pending.plan, pending.functions,
-                                                    None, pending.read, pending.result)
+                        pending.saved = None
                     return grads
             self._expand()
         if type(target) is Tensor and output_gradients is None:   # the usual case
