@@ -18,6 +18,9 @@ from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.runtime.variables import VariableBase
 
 _COUNTER = itertools.count()
+# Tensor, Variable and their subclasses: what a tape can track (exact types, so that
+# "is any argument tracked" is one set operation)
+TRACKED_TYPES = set()
 _COUNTER_LOCK = threading.Lock()
 
 
@@ -39,6 +42,10 @@ class _Arithmetic:
 
     __slots__ = ()
     __array_priority__ = 100
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        TRACKED_TYPES.add(cls)
 
     def __add__(self, other):
         return np.add(self, other)
@@ -236,7 +243,8 @@ class Variable(_Arithmetic, VariableBase):
         return self._value
 
     def assign(self, value):
-        self._value = _copy(_check_shape(self, _as_value(value)))
+        """Set the value: same shape, converted to the Variable's dtype (as in TF)."""
+        self._value = _converted(self, _as_value(value))
         return self
 
     def assign_add(self, delta):
@@ -250,8 +258,17 @@ def _copy(value):
     return value.copy() if isinstance(value, np.ndarray) else value
 
 
-def _check_shape(variable, value):
-    if np.shape(value) != np.shape(variable._value):
+def _converted(variable, value):
+    """``value`` as a new value of ``variable``: its shape and dtype are fixed at creation
+    (a value that does not cast within its kind, such as a float into an int Variable,
+    is a TypeError)."""
+    old = variable._value
+    if np.shape(value) != np.shape(old):
         raise ValueError(f"Cannot assign value of shape {np.shape(value)} to variable "
-                         f"'{variable.name}' of shape {np.shape(variable._value)}")
-    return value
+                         f"'{variable.name}' of shape {np.shape(old)}")
+    dtype = np.result_type(old)
+    if not np.can_cast(np.result_type(value), dtype, casting="same_kind"):
+        raise TypeError(f"Cannot assign a value of dtype {np.result_type(value)} to variable "
+                        f"'{variable.name}' of dtype {dtype}")
+    converted = np.array(value, dtype=dtype)   # (a copy)
+    return converted if isinstance(old, np.ndarray) else converted[()]
