@@ -67,6 +67,8 @@ implicit_value_and_gradients = _returning_tensors(eager.implicit_value_and_gradi
 class GradientTape(eager.GradientTape):
     """``sg.GradientTape`` whose ``gradient`` and ``jacobian`` return Tensors."""
 
+    __slots__ = ()
+
     def gradient(self, *args, **kwargs):
         return _tensor(super().gradient(*args, **kwargs))
 

@@ -19,15 +19,22 @@ import numpy as np
 
 from srcgrad import compiler
 from srcgrad.eager import static
+from srcgrad.eager.fastpath import (
+    GENERAL,
+    RECORDING,
+    PlanBase,
+    can_pend,
+    leave_pending,
+    record_direct,
+)
 from srcgrad.eager.gradients import fresh
-from srcgrad.eager.structure import same as _same
-from srcgrad.eager.tape import RECORDING, PendingCall, _thread_id
-from srcgrad.eager.variables import Tensor
+from srcgrad.eager.structure import same
+from srcgrad.eager.tape import recording_tapes
+from srcgrad.eager.variables import TRACKED_TYPES, Tensor
 from srcgrad.runtime.variables import COLLECT, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
 _new = object.__new__
-_GENERAL = object()   # ``record_direct``: this call needs the general path
 
 
 def tape_aware(fn):
@@ -38,24 +45,26 @@ def tape_aware(fn):
     def differentiable_function(*args, **kwargs):
         if not RECORDING:
             return fn(*args, **kwargs)
-        recording = RECORDING.get(_thread_id(), ())
-        if len(recording) != 1:
-            return fn(*args, **kwargs)
-        plan = units.get(())
-        if not kwargs and (plan is None or plan.direct):
-            for arg in args:
-                if isinstance(arg, _TRACKED):
-                    break
-            else:   # no argument tracked: the usual call
-                if plan is None:
-                    plan = units[()] = _CallPlan(differentiable_function, ())
-                if plan.direct:
-                    result = plan.record_direct(args, recording[0])
-                    if result is not _GENERAL:
-                        return result
-        return record_call(differentiable_function, units, args, kwargs, recording[0])
+        result = record_direct(units, args, kwargs)   # the usual call (eager.fastpath)
+        if result is GENERAL:
+            return _call_under_tape(differentiable_function, fn, units, args, kwargs)
+        return result
 
     return differentiable_function
+
+
+def _call_under_tape(wrapper, fn, units, args, kwargs):
+    """A call of the decorated ``wrapper`` (of ``fn``) that ``record_direct`` left to the
+    general path: with one tape recording on this thread, recorded as one node."""
+    recording = recording_tapes()
+    if len(recording) != 1:
+        return fn(*args, **kwargs)
+    if () not in units and not kwargs and TRACKED_TYPES.isdisjoint(map(type, args)):
+        units[()] = _CallPlan(wrapper, ())   # the first usual call: make its plan
+        result = record_direct(units, args, kwargs)
+        if result is not GENERAL:
+            return result
+    return record_call(wrapper, units, args, kwargs, recording[0])
 
 
 def record_call(fn, units, args, kwargs, tape):
@@ -88,57 +97,55 @@ def _finish_record(plan, value, saved, read, inputs, tape):
     return node.result
 
 
-class _CallPlan:
+class _CallPlan(PlanBase):
     """A compiled function's eager unit for one set of tracked arguments, and its
     variant without the read registry (``eager.static``) when there is one."""
 
-    __slots__ = ("unit", "variant", "_last", "distinct", "direct", "_trainable")
+    __slots__ = ("unit", "variant")
 
     def __init__(self, fn, wrt):
         names = list(inspect.signature(fn).parameters)
         self.unit = compiler.reverse_unit(fn, tuple(names[i] for i in wrt), eager=True)
         self.variant = static.split_variant(self.unit)
-        self._remember(())
-        # calls with no tracked argument may take ``record_direct``
+        # calls with no tracked argument may take ``fastpath.record_direct``
         self.direct = not wrt and self.variant is not None
+        if self.variant is not None:
+            self._forward = self.variant.functions["forward"]
+            self._backward = self.variant.functions["backward"]
+        self._remember(())
 
     def _remember(self, read):
         """Keep what ``record_direct`` needs about the Variables the variant read."""
-        self._last = read   # the Variables the variant last read
-        self.distinct = len(set(map(id, read))) == len(read)   # ... each under one name
-        self._trainable = all(v._trainable for v in read)
+        self._last = tuple(read)   # the Variables the variant last read, which a call
+        # may leave pending when each is read under one name and all are trainable
+        self._pendable = len(set(map(id, read))) == len(read) and \
+            all(v._trainable for v in read)
+        self.shapes = [np.shape(v._value) for v in read]   # (fixed: see Variable.assign)
 
-    def record_direct(self, values, tape):
-        """The usual call under a tape: no argument tracked, the variant reads the same
-        Variables as last time and the tape, empty so far, watches them all. Runs the
-        variant's forward and leaves the call pending on the tape (``GradientTape.
-        _pending``: ``gradient`` then runs its backward directly); ``_GENERAL`` when the
-        variant cannot answer and the call needs ``record_call``."""
-        ran = self._variant_forward(values, {})
-        if ran is None:
-            return _GENERAL
+    def _record_ran(self, ran, args, tape):
+        """Record a call whose variant forward ``record_direct`` ran but could not leave
+        pending; the call's result."""
         value, saved, read = ran
-        if tape._pending is not None or tape._nodes or not (
-                tape._watch_accessed and self._trainable and self.distinct) or \
-                type(value) is not np.ndarray and not isinstance(value, np.generic):
-            return _finish_record(self, value, saved, read, (), tape)
-        result = _new(Tensor)   # Tensor(value), without converting an array
-        result._value = value
-        pending = tape._pending = _new(PendingCall)
-        pending.plan, pending.functions, pending.saved = self, self.variant.functions, saved
-        pending.read, pending.result = read, result
-        return result
+        if not same(read, self._last):
+            if all(isinstance(v, VariableBase) for v in read):
+                self._remember(read)   # (a name now holds another Variable)
+                if can_pend(self, tape, value):
+                    return leave_pending(self, tape, value, saved, read)
+            else:   # a name the variant reads holds no Variable now: the general code
+                self.variant, self.direct = None, False
+                value, saved, read = self.forward(args, {})
+        return _finish_record(self, value, saved, read, (), tape)
 
     def _variant_forward(self, values, kwargs):
         """``(value, saved, Variables read)`` from the variant; None, and the general
         code from now on, when it cannot answer (a name it reads holds no Variable now)."""
         try:
-            value, saved, read = self.variant.functions["forward"](*values, **kwargs)
+            value, saved, read = self._forward(*values, **kwargs)
         except AttributeError:
             if self.variant.holds_variables():
                 raise
         else:
-            if _same(read, self._last):
+            if same(read, self._last):
                 return value, saved, read
             if all(isinstance(v, VariableBase) for v in read):
                 self._remember(read)
@@ -149,7 +156,8 @@ class _CallPlan:
     def node(self, pending, tape):
         """The ``CallNode`` of the call ``record_direct`` left ``pending``."""
         node = _new(CallNode)
-        node.unit, node.functions, node.saved = self.unit, pending.functions, pending.saved
+        node.unit, node.variant_backward, node.saved = self.unit, pending.backward, \
+            pending.saved
         node.inputs, node.n_arguments, node.picks, node.several = pending.read, 0, None, False
         node.result, node.outputs, node.tape = pending.result, (pending.result,), tape
         return node
@@ -185,13 +193,13 @@ def _tracked_arguments(args, tape):
 class CallNode:
     """One call of a compiled function: its backward is the generated backward."""
 
-    __slots__ = ("unit", "functions", "saved", "tape", "inputs", "n_arguments", "picks",
+    __slots__ = ("unit", "variant_backward", "saved", "tape", "inputs", "n_arguments", "picks",
                  "several", "outputs", "result")
 
     def __init__(self, plan, saved, arguments, variables, value, tape, picks=None):
         self.unit, self.saved, self.tape, self.picks = plan.unit, saved, tape, picks
-        # the generated functions the backward runs: the variant's or the unit's
-        self.functions = (plan.variant or plan.unit).functions
+        # the generated backward: the variant's, or None for the unit's (``_collecting``)
+        self.variant_backward = plan._backward if plan.variant is not None else None
         self.inputs = (*arguments, *variables)
         self.n_arguments = len(arguments)
         self.several = isinstance(value, (tuple, list))
@@ -215,11 +223,11 @@ class CallNode:
         if self.tape._persistent or self.tape._in_jacobian:
             saved = fresh(saved)
         unit, n = self.unit, self.n_arguments
-        if self.functions is unit.functions:
+        if self.variant_backward is None:
             grads, variables = _collecting_backward(unit.backward, saved, g,
                                                     self.inputs[n:])
         else:
-            grads, variables = self.functions["backward"](saved, g)
+            grads, variables = self.variant_backward(saved, g)
             if self.picks is not None:
                 variables = [variables[i] for i in self.picks]
         out = [None if name in unit.zero_wrt else grad for name, grad in zip(unit.wrt, grads)] \

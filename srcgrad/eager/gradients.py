@@ -7,6 +7,7 @@ For example ``_final(np.float64(2.0), variable_of_shape_3, ...)`` gives
 from __future__ import annotations
 
 import enum
+import operator
 
 import numpy as np
 
@@ -23,15 +24,18 @@ class UnconnectedGradients(enum.Enum):
 
 _NONE = UnconnectedGradients.NONE
 _TRACKED = (Tensor, VariableBase)
+_is = operator.is_
+_shape = operator.attrgetter("shape")
 
 
-def _direct_gradients(pending, target, sources, zero, persistent):
+def _direct_gradients(pending, sources, zero, persistent):
     """The gradients of a tape holding only ``pending``, one call of a compiled function
-    whose result is ``target``, w.r.t. Variables it read: its generated backward, run
+    whose result is the target, w.r.t. Variables it read: its generated backward, run
     straight from the saved values, with no sweep. None when a source is anything else
     (the general sweep then answers)."""
-    functions, saved, variables = pending.functions, pending.saved, pending.read
-    if type(sources) is list and structure.same(sources, variables):   # the usual case
+    variables = pending.read
+    if type(sources) is list and len(sources) == len(variables) and \
+            all(map(_is, sources, variables)):   # the usual case
         flat, picks = sources, None
     else:
         flat = structure.flatten(sources)
@@ -39,23 +43,19 @@ def _direct_gradients(pending, target, sources, zero, persistent):
         picks = [position.get(s) if isinstance(s, VariableBase) else None for s in flat]
         if None in picks:
             return None
-    value = target._value
-    if persistent:
-        saved = fresh(saved)
-    cotangents = functions["backward"](saved, 1.0 if type(value) is np.float64 else
-                                       _ones(value))[1]
+    saved = fresh(pending.saved) if persistent else pending.saved
+    value = pending.result._value
+    grads = pending.backward(saved, 1.0 if type(value) is np.float64 else _ones(value))[1]
+    shapes = pending.plan.shapes
     if picks is not None:
-        cotangents = [cotangents[i] for i in picks]
-    grads = []
-    append = grads.append
-    for source, grad in zip(flat, cotangents):
-        value = source._value
-        kind = type(value)
-        if type(grad) is kind and (kind is np.float64 or kind is np.ndarray and
-                                   grad.shape == value.shape):   # the usual cases
-            append(grad)
-        else:
-            append(_final(grad, source, zero, False))
+        grads = [grads[i] for i in picks]
+        shapes = [shapes[i] for i in picks]
+    try:   # the usual case: each gradient an array or NumPy scalar shaped as its source
+        shaped = list(map(_shape, grads)) == shapes
+    except AttributeError:   # (a None or a Python number)
+        shaped = False
+    grads = list(grads) if shaped else \
+        [_final(grad, source, zero, False) for source, grad in zip(flat, grads)]
     return grads if flat is sources else structure.rebuild(sources, grads)
 
 

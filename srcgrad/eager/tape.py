@@ -12,12 +12,12 @@ Variables the call read, skips the sweep (``_direct_gradients``).
 from __future__ import annotations
 
 import contextlib
-import threading
 import warnings
 
 import numpy as np
 
 from srcgrad.eager import structure
+from srcgrad.eager.fastpath import RECORDING, TapeBase, _thread_id
 from srcgrad.eager.gradients import (
     _NONE,
     UnconnectedGradients,
@@ -35,20 +35,6 @@ from srcgrad.eager.variables import Tensor, _as_value
 from srcgrad.runtime.variables import VariableBase
 
 _TRACKED = (Tensor, VariableBase)   # (an Enum attribute lookup is slow on the hot path)
-
-
-# thread ident -> the tapes recording on that thread, innermost last; a thread with
-# none has no entry, so "is anything recording anywhere" is one truth test. (Each thread
-# writes its own entry only; a threading.local costs ~4x as much per read.)
-RECORDING = {}
-_thread_id = threading.get_ident
-
-class PendingCall:
-    """A tape's only node while it is one compiled call (``GradientTape._pending``):
-    its plan, the generated functions, the saved values, the Variables read, the result.
-    (Made with ``object.__new__`` and filled in: no ``__init__`` frame on the hot path.)"""
-
-    __slots__ = ("plan", "functions", "saved", "read", "result")
 
 
 def recording_tapes():
@@ -71,48 +57,13 @@ def variable_accessed(variable):
                 tape._watch_one(variable)
 
 
-class GradientTape:
-    """Record operations on watched Tensors and Variables; ``gradient`` differentiates."""
+class GradientTape(TapeBase):
+    """Record operations on watched Tensors and Variables; ``gradient`` differentiates.
 
-    # state that starts the same on every tape (set on the instance once it changes)
-    _recording = False
-    _entered = False
-    _used = False
-    _in_jacobian = False   # several backward sweeps over the same nodes
-    # The tape's only node, while it is one call of a compiled function that read
-    # Variables the tape watches (``_CallPlan.record_direct``): a ``PendingCall``,
-    # kept unexpanded so that the usual
-    # step (one call, then ``gradient`` w.r.t. those Variables) builds no node and no
-    # sets. Anything else first expands it (``_expand``).
-    _pending = None
+    Creating, entering and leaving a tape, and ``gradient`` in the usual step, are
+    ``TapeBase``'s (``eager.fastpath``); the rest is here."""
 
-    def __init__(self, persistent=False, watch_accessed_variables=True):
-        self._persistent = persistent
-        self._watch_accessed = watch_accessed_variables
-        self._tracked = {}      # watched, or produced by a recorded node -> None (a set
-        #                         keyed by identity: Tensors and Variables hash so)
-        self._variables = {}    # watched Variable -> None (ordered set)
-        self._nodes = []
-
-    # -- context ---------------------------------------------------------------------
-    def __enter__(self):
-        if self._recording:
-            raise ValueError("Tape is still recording, This can happen if you try to "
-                             "re-enter an already-active tape.")
-        thread = _thread_id()
-        RECORDING[thread] = RECORDING.get(thread, ()) + (self,)   # (self._push(), inline)
-        self._recording = self._entered = True
-        return self
-
-    def __exit__(self, *exc):
-        if self._recording:
-            thread = _thread_id()
-            if RECORDING.get(thread) == (self,):   # the usual case (self._pop(), inline)
-                del RECORDING[thread]
-                self._recording = False
-            else:
-                self._pop()
-        return False
+    __slots__ = ()
 
     def _push(self):
         _set_recording(recording_tapes() + (self,))
@@ -204,22 +155,23 @@ class GradientTape:
             self._tracked[output] = None
 
     # -- gradients -------------------------------------------------------------------
-    def gradient(self, target, sources, output_gradients=None,
-                 unconnected_gradients=UnconnectedGradients.NONE):
-        """d(sum of the flattened ``target``)/d``sources``, shaped like ``sources``."""
+    def _gradient(self, target, sources, output_gradients=None,
+                  unconnected_gradients=UnconnectedGradients.NONE):
+        """``gradient`` (see ``TapeBase.gradient``) in every case."""
         zero = unconnected_gradients is not _NONE and _unconnected_mode(unconnected_gradients)
+        pending = self._pending
+        if pending is not None and not (self._used or self._recording) and \
+                pending.result is target and output_gradients is None and \
+                not (RECORDING and recording_tapes()):   # the usual step
+            grads = _direct_gradients(pending, sources, zero, self._persistent)
+            if grads is not None:
+                if not self._persistent:   # (_finish_gradient): free the saved values
+                    self._used = True
+                    pending.saved = None
+                return grads
         if self._used or self._recording:
             self._start_gradient()
-        pending = self._pending
-        if pending is not None:
-            if output_gradients is None and pending.result is target and \
-                    not (RECORDING and recording_tapes()):
-                grads = _direct_gradients(pending, target, sources, zero, self._persistent)
-                if grads is not None:
-                    if not self._persistent:   # (_finish_gradient): free the saved values
-                        self._used = True
-                        pending.saved = None
-                    return grads
+        if self._pending is not None:
             self._expand()
         if type(target) is Tensor and output_gradients is None:   # the usual case
             targets, seeds = (target,), (_ones(target._value),)
@@ -230,6 +182,11 @@ class GradientTape:
         grads = self._sweep(targets, seeds, flat_sources, zero)
         self._finish_gradient()
         return grads if flat_sources is sources else structure.rebuild(sources, grads)
+
+    def _finish_direct(self, grads, sources):
+        """The direct answer's gradients (``fastpath``) when one is not an array shaped as
+        its source."""
+        return [_final(grad, source, False, False) for source, grad in zip(sources, grads)]
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):

@@ -1,0 +1,611 @@
+/* The GradientTape's hot path in C: the usual training step
+
+       with sg.GradientTape() as tape:
+           loss = model(x, y)            # a @sg.differentiable function reading Variables
+       grads = tape.gradient(loss, params)
+
+   runs through here: creating, entering and leaving the tape, leaving the call pending
+   on it, and answering ``gradient`` with the call's generated backward. Every other case
+   returns to the Python code (``GENERAL``, or a ``_``-prefixed method of the Python
+   class), which is the specification: ``srcgrad/eager/fastpath.py`` is the same hot path
+   in Python, used when this module is not built (or ``SRCGRAD_PURE_PYTHON=1``), and the
+   eager tests run on both. The interpreter's glue, not the arithmetic, is what this saves:
+   about 20k instructions per step, which on small models is a third of the step.
+*/
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <pythread.h>
+
+/* ---- module state (set once by ``setup``) ------------------------------------------ */
+
+static PyObject *RECORDING;         /* thread ident -> tuple of tapes, innermost last */
+static PyObject *GENERAL;           /* "this call needs the general path" */
+static PyObject *TRACKED_TYPES;     /* set: Tensor, Variable and their subclasses */
+static PyTypeObject *TENSOR;        /* sg.Tensor */
+static PyTypeObject *NDARRAY;       /* numpy.ndarray */
+static PyTypeObject *GENERIC;       /* numpy.generic */
+static PyTypeObject *FLOAT64;       /* numpy.float64 */
+static PyObject *ONE;               /* the seed 1.0 */
+static PyObject *EMPTY;             /* () */
+static PyObject *S_value, *S_shape, *S_pop, *S_gradient, *S_record_ran, *S_finish_direct;
+
+/* ---- PendingCall -------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *plan, *backward, *saved, *read, *result;
+} Pending;
+
+static int
+pending_traverse(Pending *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->plan); Py_VISIT(self->backward); Py_VISIT(self->saved);
+    Py_VISIT(self->read); Py_VISIT(self->result);
+    return 0;
+}
+
+static int
+pending_clear(Pending *self)
+{
+    Py_CLEAR(self->plan); Py_CLEAR(self->backward); Py_CLEAR(self->saved);
+    Py_CLEAR(self->read); Py_CLEAR(self->result);
+    return 0;
+}
+
+static void
+pending_dealloc(Pending *self)
+{
+    PyObject_GC_UnTrack(self);
+    pending_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef pending_members[] = {
+    {"plan", T_OBJECT, offsetof(Pending, plan), 0, NULL},
+    {"backward", T_OBJECT, offsetof(Pending, backward), 0, NULL},
+    {"saved", T_OBJECT, offsetof(Pending, saved), 0, NULL},
+    {"read", T_OBJECT, offsetof(Pending, read), 0, NULL},
+    {"result", T_OBJECT, offsetof(Pending, result), 0, NULL},
+    {NULL}
+};
+
+static PyTypeObject PendingType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "srcgrad.eager._fast.PendingCall",
+    .tp_doc = "A tape's only node while it is one compiled call: its plan, its generated "
+              "backward, the saved values, the Variables read, the result.",
+    .tp_basicsize = sizeof(Pending),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)pending_dealloc,
+    .tp_traverse = (traverseproc)pending_traverse,
+    .tp_clear = (inquiry)pending_clear,
+    .tp_members = pending_members,
+};
+
+/* ---- PlanBase: what the hot path reads of a ``_CallPlan`` --------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *forward, *backward, *last, *shapes;
+    char direct, pendable;
+} Plan;
+
+static int
+plan_traverse(Plan *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->forward); Py_VISIT(self->backward); Py_VISIT(self->last);
+    Py_VISIT(self->shapes);
+    return 0;
+}
+
+static int
+plan_clear(Plan *self)
+{
+    Py_CLEAR(self->forward); Py_CLEAR(self->backward); Py_CLEAR(self->last);
+    Py_CLEAR(self->shapes);
+    return 0;
+}
+
+static void
+plan_dealloc(Plan *self)
+{
+    PyObject_GC_UnTrack(self);
+    plan_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef plan_members[] = {
+    {"direct", T_BOOL, offsetof(Plan, direct), 0, NULL},
+    {"_pendable", T_BOOL, offsetof(Plan, pendable), 0, NULL},
+    {"_forward", T_OBJECT, offsetof(Plan, forward), 0, NULL},
+    {"_backward", T_OBJECT, offsetof(Plan, backward), 0, NULL},
+    {"_last", T_OBJECT, offsetof(Plan, last), 0, NULL},
+    {"shapes", T_OBJECT, offsetof(Plan, shapes), 0, NULL},
+    {NULL}
+};
+
+static PyTypeObject PlanType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "srcgrad.eager._fast.PlanBase",
+    .tp_doc = "The fields of a call plan that the tape's hot path reads.",
+    .tp_basicsize = sizeof(Plan),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)plan_dealloc,
+    .tp_traverse = (traverseproc)plan_traverse,
+    .tp_clear = (inquiry)plan_clear,
+    .tp_members = plan_members,
+};
+
+/* ---- TapeBase ----------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *tracked, *variables, *nodes, *pending;
+    PyObject *weakreflist;
+    char persistent, watch_accessed, recording, entered, used, in_jacobian;
+} Tape;
+
+static int
+tape_traverse(Tape *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->tracked); Py_VISIT(self->variables); Py_VISIT(self->nodes);
+    Py_VISIT(self->pending);
+    return 0;
+}
+
+static int
+tape_clear(Tape *self)
+{
+    Py_CLEAR(self->tracked); Py_CLEAR(self->variables); Py_CLEAR(self->nodes);
+    Py_CLEAR(self->pending);
+    return 0;
+}
+
+static void
+tape_dealloc(Tape *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    tape_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+tape_init(Tape *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"persistent", "watch_accessed_variables", NULL};
+    int persistent = 0, watch = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", keywords,
+                                     &persistent, &watch))
+        return -1;
+    PyObject *tracked = PyDict_New(), *variables = PyDict_New(), *nodes = PyList_New(0);
+    if (tracked == NULL || variables == NULL || nodes == NULL) {
+        Py_XDECREF(tracked); Py_XDECREF(variables); Py_XDECREF(nodes);
+        return -1;
+    }
+    Py_XSETREF(self->tracked, tracked);
+    Py_XSETREF(self->variables, variables);
+    Py_XSETREF(self->nodes, nodes);
+    Py_XSETREF(self->pending, Py_NewRef(Py_None));
+    self->persistent = (char)persistent;
+    self->watch_accessed = (char)watch;
+    self->recording = self->entered = self->used = self->in_jacobian = 0;
+    return 0;
+}
+
+/* The tuple of tapes recording on this thread (borrowed), or NULL (no error set). */
+static PyObject *
+thread_tapes(PyObject **key)
+{
+    *key = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+    if (*key == NULL)
+        return NULL;
+    return PyDict_GetItemWithError(RECORDING, *key);
+}
+
+static PyObject *
+tape_enter(Tape *self, PyObject *unused)
+{
+    if (self->recording) {
+        PyErr_SetString(PyExc_ValueError, "Tape is still recording, This can happen if you "
+                        "try to re-enter an already-active tape.");
+        return NULL;
+    }
+    PyObject *key, *stack = thread_tapes(&key), *pushed;
+    if (key == NULL || (stack == NULL && PyErr_Occurred())) {
+        Py_XDECREF(key);
+        return NULL;
+    }
+    Py_ssize_t n = stack == NULL ? 0 : PyTuple_GET_SIZE(stack);
+    pushed = PyTuple_New(n + 1);
+    if (pushed == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(pushed, i, Py_NewRef(PyTuple_GET_ITEM(stack, i)));
+    PyTuple_SET_ITEM(pushed, n, Py_NewRef((PyObject *)self));
+    int failed = PyDict_SetItem(RECORDING, key, pushed);
+    Py_DECREF(key);
+    Py_DECREF(pushed);
+    if (failed)
+        return NULL;
+    self->recording = self->entered = 1;
+    return Py_NewRef((PyObject *)self);
+}
+
+static PyObject *
+tape_exit(Tape *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (self->recording) {
+        PyObject *key, *stack = thread_tapes(&key);
+        if (key == NULL)
+            return NULL;
+        if (stack != NULL && PyTuple_GET_SIZE(stack) == 1 &&
+                PyTuple_GET_ITEM(stack, 0) == (PyObject *)self) {   /* the usual case */
+            int failed = PyDict_DelItem(RECORDING, key);
+            Py_DECREF(key);
+            if (failed)
+                return NULL;
+            self->recording = 0;
+        }
+        else {
+            Py_DECREF(key);
+            if (PyErr_Occurred())
+                return NULL;
+            PyObject *done = PyObject_CallMethodNoArgs((PyObject *)self, S_pop);
+            if (done == NULL)
+                return NULL;
+            Py_DECREF(done);
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
+/* Is another tape recording on this thread? -1 on error. */
+static int
+any_recording(void)
+{
+    if (PyDict_GET_SIZE(RECORDING) == 0)
+        return 0;
+    PyObject *key, *stack = thread_tapes(&key);
+    Py_XDECREF(key);
+    if (key == NULL || (stack == NULL && PyErr_Occurred()))
+        return -1;
+    return stack != NULL && PyTuple_GET_SIZE(stack) > 0;
+}
+
+/* The gradients of the pending call w.r.t. ``sources`` when they are the Variables it
+   read, in order; NULL with no error set when this is not the usual step. */
+static PyObject *
+direct_gradients(Tape *self, PyObject *target, PyObject *sources)
+{
+    PyObject *pending_obj = self->pending;
+    if (pending_obj == NULL || Py_TYPE(pending_obj) != &PendingType || self->used ||
+            self->recording || self->persistent)
+        return NULL;
+    Pending *pending = (Pending *)pending_obj;
+    if (pending->result != target || !PyList_CheckExact(sources) ||
+            pending->read == NULL || !PyTuple_CheckExact(pending->read) ||
+            pending->plan == NULL || !PyObject_TypeCheck(pending->plan, &PlanType))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(pending->read);
+    if (PyList_GET_SIZE(sources) != n)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyList_GET_ITEM(sources, i) != PyTuple_GET_ITEM(pending->read, i))
+            return NULL;
+    PyObject *shapes = ((Plan *)pending->plan)->shapes;
+    if (shapes == NULL || !PyList_CheckExact(shapes) || PyList_GET_SIZE(shapes) != n)
+        return NULL;
+    int other = any_recording();
+    if (other != 0) {   /* (an error here is met again, and raised, by the general path) */
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *value = PyObject_GetAttr(target, S_value);
+    if (value == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    int scalar = Py_TYPE(value) == FLOAT64;
+    Py_DECREF(value);
+    if (!scalar)
+        return NULL;   /* (an array target: the Python path makes its seed) */
+
+    /* From here on the backward has run: answer, or fail, but never fall back. */
+    PyObject *call_args[2] = {pending->saved, ONE};
+    PyObject *out = PyObject_Vectorcall(pending->backward, call_args, 2, NULL);
+    if (out == NULL)
+        return NULL;
+    PyObject *grads = PyTuple_CheckExact(out) && PyTuple_GET_SIZE(out) == 2 ?
+        PyTuple_GET_ITEM(out, 1) : NULL;
+    if (grads == NULL || !PyTuple_CheckExact(grads) || PyTuple_GET_SIZE(grads) != n) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_SystemError, "a generated backward returned an unexpected value");
+        return NULL;
+    }
+    int shaped = 1;
+    for (Py_ssize_t i = 0; i < n && shaped; i++) {
+        PyObject *shape = PyObject_GetAttr(PyTuple_GET_ITEM(grads, i), S_shape);
+        if (shape == NULL) {   /* a None or a Python number */
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyErr_Clear();
+            shaped = 0;
+            break;
+        }
+        shaped = PyObject_RichCompareBool(shape, PyList_GET_ITEM(shapes, i), Py_EQ);
+        Py_DECREF(shape);
+        if (shaped < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    PyObject *result;
+    if (shaped) {
+        result = PyList_New(n);
+        if (result != NULL)
+            for (Py_ssize_t i = 0; i < n; i++)
+                PyList_SET_ITEM(result, i, Py_NewRef(PyTuple_GET_ITEM(grads, i)));
+    }
+    else
+        result = PyObject_CallMethodObjArgs((PyObject *)self, S_finish_direct, grads,
+                                            sources, NULL);
+    Py_DECREF(out);
+    if (result != NULL) {   /* a non-persistent tape answers once: free the saved values */
+        self->used = 1;
+        Py_XSETREF(pending->saved, Py_NewRef(Py_None));
+    }
+    return result;
+}
+
+static PyObject *
+tape_gradient(Tape *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs == 2 && kwnames == NULL) {   /* tape.gradient(target, sources) */
+        PyObject *grads = direct_gradients(self, args[0], args[1]);
+        if (grads != NULL || PyErr_Occurred())
+            return grads;
+    }
+    PyObject *call[5] = {(PyObject *)self};
+    Py_ssize_t total = nargs + (kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames));
+    if (total > 4)
+        return PyErr_Format(PyExc_TypeError,
+                            "gradient() takes at most 4 arguments (%zd given)", total);
+    for (Py_ssize_t i = 0; i < total; i++)
+        call[i + 1] = args[i];
+    return PyObject_VectorcallMethod(S_gradient, call, nargs + 1, kwnames);
+}
+
+static PyMemberDef tape_members[] = {
+    {"_tracked", T_OBJECT, offsetof(Tape, tracked), 0, NULL},
+    {"_variables", T_OBJECT, offsetof(Tape, variables), 0, NULL},
+    {"_nodes", T_OBJECT, offsetof(Tape, nodes), 0, NULL},
+    {"_pending", T_OBJECT, offsetof(Tape, pending), 0, NULL},
+    {"_persistent", T_BOOL, offsetof(Tape, persistent), READONLY, NULL},
+    {"_watch_accessed", T_BOOL, offsetof(Tape, watch_accessed), READONLY, NULL},
+    {"_recording", T_BOOL, offsetof(Tape, recording), 0, NULL},
+    {"_entered", T_BOOL, offsetof(Tape, entered), 0, NULL},
+    {"_used", T_BOOL, offsetof(Tape, used), 0, NULL},
+    {"_in_jacobian", T_BOOL, offsetof(Tape, in_jacobian), 0, NULL},
+    {NULL}
+};
+
+static PyMethodDef tape_methods[] = {
+    {"__enter__", (PyCFunction)tape_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))tape_exit, METH_FASTCALL, NULL},
+    {"gradient", (PyCFunction)(void (*)(void))tape_gradient,
+     METH_FASTCALL | METH_KEYWORDS,
+     "gradient($self, /, target, sources, output_gradients=None, "
+     "unconnected_gradients='none')\n--\n\n"
+     "d(sum of the flattened ``target``)/d``sources``, shaped like ``sources``."},
+    {NULL}
+};
+
+static PyTypeObject TapeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "srcgrad.eager._fast.TapeBase",
+    .tp_doc = "TapeBase(persistent=False, watch_accessed_variables=True)\n--\n\n"
+              "The state and hot path of a GradientTape.",
+    .tp_basicsize = sizeof(Tape),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)tape_init,
+    .tp_dealloc = (destructor)tape_dealloc,
+    .tp_traverse = (traverseproc)tape_traverse,
+    .tp_clear = (inquiry)tape_clear,
+    .tp_weaklistoffset = offsetof(Tape, weakreflist),
+    .tp_members = tape_members,
+    .tp_methods = tape_methods,
+};
+
+/* ---- record_direct ------------------------------------------------------------------ */
+
+static int
+untracked(PyObject *args)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int found = PySet_Contains(TRACKED_TYPES, (PyObject *)Py_TYPE(PyTuple_GET_ITEM(args, i)));
+        if (found != 0)
+            return found < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+static int
+same_items(PyObject *read, PyObject *last)
+{
+    if (!PyTuple_CheckExact(read) || last == NULL || !PyTuple_CheckExact(last))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(read);
+    if (PyTuple_GET_SIZE(last) != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyTuple_GET_ITEM(read, i) != PyTuple_GET_ITEM(last, i))
+            return 0;
+    return 1;
+}
+
+static int
+pending_free(Tape *tape)
+{
+    return (tape->pending == NULL || tape->pending == Py_None) &&
+           tape->nodes != NULL && PyList_CheckExact(tape->nodes) &&
+           PyList_GET_SIZE(tape->nodes) == 0;
+}
+
+static PyObject *
+record_direct(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyDict_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "record_direct(units, args, kwargs)");
+        return NULL;
+    }
+    PyObject *units = args[0], *call_args = args[1], *kwargs = args[2];
+    if (kwargs != Py_None && (!PyDict_Check(kwargs) || PyDict_GET_SIZE(kwargs) != 0))
+        return Py_NewRef(GENERAL);
+    PyObject *key, *stack = thread_tapes(&key);
+    Py_XDECREF(key);
+    if (key == NULL || (stack == NULL && PyErr_Occurred()))
+        return NULL;
+    if (stack == NULL || PyTuple_GET_SIZE(stack) != 1)
+        return Py_NewRef(GENERAL);
+    PyObject *tape_obj = PyTuple_GET_ITEM(stack, 0);
+    PyObject *plan_obj = PyDict_GetItemWithError(units, EMPTY);
+    if (plan_obj == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        return Py_NewRef(GENERAL);
+    }
+    if (!PyObject_TypeCheck(plan_obj, &PlanType) || !PyObject_TypeCheck(tape_obj, &TapeType))
+        return Py_NewRef(GENERAL);
+    Plan *plan = (Plan *)plan_obj;
+    Tape *tape = (Tape *)tape_obj;
+    if (!plan->direct || plan->forward == NULL || !tape->watch_accessed || !pending_free(tape))
+        return Py_NewRef(GENERAL);
+    int plain = untracked(call_args);
+    if (plain <= 0)
+        return plain < 0 ? NULL : Py_NewRef(GENERAL);
+
+    Py_INCREF(plan_obj);   /* (the forward may run any code) */
+    Py_INCREF(tape_obj);
+    PyObject *result = NULL;
+    PyObject *ran = PyObject_Call(plan->forward, call_args, NULL);
+    if (ran == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {   /* the general path decides */
+            PyErr_Clear();
+            result = Py_NewRef(GENERAL);
+        }
+        goto done;
+    }
+    if (!PyTuple_CheckExact(ran) || PyTuple_GET_SIZE(ran) != 3) {
+        PyErr_SetString(PyExc_SystemError, "a generated forward returned an unexpected value");
+        goto done;
+    }
+    PyObject *value = PyTuple_GET_ITEM(ran, 0), *read = PyTuple_GET_ITEM(ran, 2);
+    if (!(plan->pendable && same_items(read, plan->last) && pending_free(tape) &&
+          (Py_TYPE(value) == NDARRAY || PyObject_TypeCheck(value, GENERIC)) &&
+          plan->backward != NULL)) {   /* the forward has run: Python records it */
+        result = PyObject_CallMethodObjArgs(plan_obj, S_record_ran, ran, call_args, tape_obj,
+                                            NULL);
+        goto done;
+    }
+    PyObject *tensor = TENSOR->tp_alloc(TENSOR, 0);   /* Tensor(value), not converted */
+    if (tensor == NULL || PyObject_SetAttr(tensor, S_value, value) < 0) {
+        Py_XDECREF(tensor);
+        goto done;
+    }
+    Pending *pending = PyObject_GC_New(Pending, &PendingType);
+    if (pending == NULL) {
+        Py_DECREF(tensor);
+        goto done;
+    }
+    pending->plan = Py_NewRef(plan_obj);
+    pending->backward = Py_NewRef(plan->backward);
+    pending->saved = Py_NewRef(PyTuple_GET_ITEM(ran, 1));
+    pending->read = Py_NewRef(read);
+    pending->result = Py_NewRef(tensor);
+    PyObject_GC_Track(pending);
+    Py_XSETREF(tape->pending, (PyObject *)pending);
+    result = tensor;
+done:
+    Py_XDECREF(ran);
+    Py_DECREF(plan_obj);
+    Py_DECREF(tape_obj);
+    return result;
+}
+
+/* ---- module ------------------------------------------------------------------------- */
+
+static PyObject *
+setup(PyObject *module, PyObject *args)
+{
+    PyObject *tensor, *tracked, *ndarray, *generic, *float64;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!:setup", &PyType_Type, &tensor, &PySet_Type,
+                          &tracked, &PyType_Type, &ndarray, &PyType_Type, &generic,
+                          &PyType_Type, &float64))
+        return NULL;
+    Py_XSETREF(TENSOR, (PyTypeObject *)Py_NewRef(tensor));
+    Py_XSETREF(TRACKED_TYPES, Py_NewRef(tracked));
+    Py_XSETREF(NDARRAY, (PyTypeObject *)Py_NewRef(ndarray));
+    Py_XSETREF(GENERIC, (PyTypeObject *)Py_NewRef(generic));
+    Py_XSETREF(FLOAT64, (PyTypeObject *)Py_NewRef(float64));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"setup", setup, METH_VARARGS,
+     "setup(Tensor, TRACKED_TYPES, ndarray, generic, float64): the types the hot path uses."},
+    {"record_direct", (PyCFunction)(void (*)(void))record_direct, METH_FASTCALL,
+     "record_direct(units, args, kwargs): the usual call of a decorated function under "
+     "one tape, left pending on it; GENERAL when the call needs the general path."},
+    {NULL}
+};
+
+static struct PyModuleDef fast_module = {
+    PyModuleDef_HEAD_INIT, "_fast",
+    "The GradientTape's hot path in C (see srcgrad/eager/fastpath.py for its twin).",
+    -1, module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fast(void)
+{
+    if (PyType_Ready(&PendingType) < 0 || PyType_Ready(&PlanType) < 0 ||
+            PyType_Ready(&TapeType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&fast_module);
+    if (module == NULL)
+        return NULL;
+    RECORDING = PyDict_New();
+    GENERAL = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    ONE = PyFloat_FromDouble(1.0);
+    EMPTY = PyTuple_New(0);
+    S_value = PyUnicode_InternFromString("_value");
+    S_shape = PyUnicode_InternFromString("shape");
+    S_pop = PyUnicode_InternFromString("_pop");
+    S_gradient = PyUnicode_InternFromString("_gradient");
+    S_record_ran = PyUnicode_InternFromString("_record_ran");
+    S_finish_direct = PyUnicode_InternFromString("_finish_direct");
+    if (RECORDING == NULL || GENERAL == NULL || ONE == NULL || EMPTY == NULL ||
+            S_value == NULL || S_shape == NULL || S_pop == NULL || S_gradient == NULL ||
+            S_record_ran == NULL || S_finish_direct == NULL ||
+            PyModule_AddObjectRef(module, "RECORDING", RECORDING) < 0 ||
+            PyModule_AddObjectRef(module, "GENERAL", GENERAL) < 0 ||
+            PyModule_AddObjectRef(module, "PendingCall", (PyObject *)&PendingType) < 0 ||
+            PyModule_AddObjectRef(module, "PlanBase", (PyObject *)&PlanType) < 0 ||
+            PyModule_AddObjectRef(module, "TapeBase", (PyObject *)&TapeType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
