@@ -23,6 +23,7 @@ static PyObject *RECORDING;         /* thread ident -> tuple of tapes, innermost
 static PyObject *GENERAL;           /* "this call needs the general path" */
 static PyObject *TRACKED_TYPES;     /* set: Tensor, Variable and their subclasses */
 static PyTypeObject *TENSOR;        /* sg.Tensor */
+static Py_ssize_t TENSOR_VALUE;     /* the offset of its ``_value`` slot */
 static PyTypeObject *NDARRAY;       /* numpy.ndarray */
 static PyTypeObject *GENERIC;       /* numpy.generic */
 static PyTypeObject *FLOAT64;       /* numpy.float64 */
@@ -182,14 +183,10 @@ tape_init(Tape *self, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", keywords,
                                      &persistent, &watch))
         return -1;
-    PyObject *tracked = PyDict_New(), *variables = PyDict_New(), *nodes = PyList_New(0);
-    if (tracked == NULL || variables == NULL || nodes == NULL) {
-        Py_XDECREF(tracked); Py_XDECREF(variables); Py_XDECREF(nodes);
-        return -1;
-    }
-    Py_XSETREF(self->tracked, tracked);
-    Py_XSETREF(self->variables, variables);
-    Py_XSETREF(self->nodes, nodes);
+    /* (the containers are made on first use: the usual step never needs them) */
+    Py_CLEAR(self->tracked);
+    Py_CLEAR(self->variables);
+    Py_CLEAR(self->nodes);
     Py_XSETREF(self->pending, Py_NewRef(Py_None));
     self->persistent = (char)persistent;
     self->watch_accessed = (char)watch;
@@ -197,11 +194,31 @@ tape_init(Tape *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
-/* The tuple of tapes recording on this thread (borrowed), or NULL (no error set). */
+/* This thread's key in RECORDING (a new reference): ``threading.get_ident()``, the
+   int object kept for the thread that asked last. */
+static unsigned long last_ident;
+static PyObject *last_key;
+
+static PyObject *
+thread_key(void)
+{
+    unsigned long ident = PyThread_get_thread_ident();
+    if (last_key == NULL || ident != last_ident) {
+        PyObject *key = PyLong_FromUnsignedLong(ident);
+        if (key == NULL)
+            return NULL;
+        Py_XSETREF(last_key, key);
+        last_ident = ident;
+    }
+    return Py_NewRef(last_key);
+}
+
+/* The tuple of tapes recording on this thread (borrowed), or NULL (an error set only
+   when ``*key`` is NULL or PyErr_Occurred()). */
 static PyObject *
 thread_tapes(PyObject **key)
 {
-    *key = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+    *key = thread_key();
     if (*key == NULL)
         return NULL;
     return PyDict_GetItemWithError(RECORDING, *key);
@@ -307,14 +324,8 @@ direct_gradients(Tape *self, PyObject *target, PyObject *sources)
         PyErr_Clear();
         return NULL;
     }
-    PyObject *value = PyObject_GetAttr(target, S_value);
-    if (value == NULL) {
-        PyErr_Clear();
-        return NULL;
-    }
-    int scalar = Py_TYPE(value) == FLOAT64;
-    Py_DECREF(value);
-    if (!scalar)
+    PyObject *value = *(PyObject **)((char *)target + TENSOR_VALUE);   /* (the result) */
+    if (value == NULL || Py_TYPE(value) != FLOAT64)
         return NULL;   /* (an array target: the Python path makes its seed) */
 
     /* From here on the backward has run: answer, or fail, but never fall back. */
@@ -385,10 +396,44 @@ tape_gradient(Tape *self, PyObject *const *args, size_t nargsf, PyObject *kwname
     return PyObject_VectorcallMethod(S_gradient, call, nargs + 1, kwnames);
 }
 
+/* ``_tracked``, ``_variables`` (dicts used as ordered sets) and ``_nodes`` (a list),
+   made when first read. */
+static PyObject *
+container(PyObject **slot, PyObject *(*make)(void))
+{
+    if (*slot == NULL && (*slot = make()) == NULL)
+        return NULL;
+    return Py_NewRef(*slot);
+}
+
+static PyObject *new_list(void) { return PyList_New(0); }
+
+static int
+set_container(PyObject **slot, PyObject *value)
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete a tape's container");
+        return -1;
+    }
+    Py_XSETREF(*slot, Py_NewRef(value));
+    return 0;
+}
+
+static PyObject *get_tracked(Tape *self, void *c) { return container(&self->tracked, PyDict_New); }
+static PyObject *get_variables(Tape *self, void *c) { return container(&self->variables, PyDict_New); }
+static PyObject *get_nodes(Tape *self, void *c) { return container(&self->nodes, new_list); }
+static int set_tracked(Tape *self, PyObject *v, void *c) { return set_container(&self->tracked, v); }
+static int set_variables(Tape *self, PyObject *v, void *c) { return set_container(&self->variables, v); }
+static int set_nodes(Tape *self, PyObject *v, void *c) { return set_container(&self->nodes, v); }
+
+static PyGetSetDef tape_getset[] = {
+    {"_tracked", (getter)get_tracked, (setter)set_tracked, NULL, NULL},
+    {"_variables", (getter)get_variables, (setter)set_variables, NULL, NULL},
+    {"_nodes", (getter)get_nodes, (setter)set_nodes, NULL, NULL},
+    {NULL}
+};
+
 static PyMemberDef tape_members[] = {
-    {"_tracked", T_OBJECT, offsetof(Tape, tracked), 0, NULL},
-    {"_variables", T_OBJECT, offsetof(Tape, variables), 0, NULL},
-    {"_nodes", T_OBJECT, offsetof(Tape, nodes), 0, NULL},
     {"_pending", T_OBJECT, offsetof(Tape, pending), 0, NULL},
     {"_persistent", T_BOOL, offsetof(Tape, persistent), READONLY, NULL},
     {"_watch_accessed", T_BOOL, offsetof(Tape, watch_accessed), READONLY, NULL},
@@ -424,6 +469,7 @@ static PyTypeObject TapeType = {
     .tp_clear = (inquiry)tape_clear,
     .tp_weaklistoffset = offsetof(Tape, weakreflist),
     .tp_members = tape_members,
+    .tp_getset = tape_getset,
     .tp_methods = tape_methods,
 };
 
@@ -459,8 +505,8 @@ static int
 pending_free(Tape *tape)
 {
     return (tape->pending == NULL || tape->pending == Py_None) &&
-           tape->nodes != NULL && PyList_CheckExact(tape->nodes) &&
-           PyList_GET_SIZE(tape->nodes) == 0;
+           (tape->nodes == NULL ||
+            (PyList_CheckExact(tape->nodes) && PyList_GET_SIZE(tape->nodes) == 0));
 }
 
 static PyObject *
@@ -520,10 +566,9 @@ record_direct(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     PyObject *tensor = TENSOR->tp_alloc(TENSOR, 0);   /* Tensor(value), not converted */
-    if (tensor == NULL || PyObject_SetAttr(tensor, S_value, value) < 0) {
-        Py_XDECREF(tensor);
+    if (tensor == NULL)
         goto done;
-    }
+    *(PyObject **)((char *)tensor + TENSOR_VALUE) = Py_NewRef(value);
     Pending *pending = PyObject_GC_New(Pending, &PendingType);
     if (pending == NULL) {
         Py_DECREF(tensor);
@@ -554,6 +599,17 @@ setup(PyObject *module, PyObject *args)
                           &tracked, &PyType_Type, &ndarray, &PyType_Type, &generic,
                           &PyType_Type, &float64))
         return NULL;
+    PyObject *slot = PyObject_GetAttr(tensor, S_value);
+    if (slot == NULL)
+        return NULL;
+    if (Py_TYPE(slot) != &PyMemberDescr_Type ||
+            ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX) {
+        Py_DECREF(slot);
+        PyErr_SetString(PyExc_TypeError, "setup: Tensor._value must be a __slots__ slot");
+        return NULL;
+    }
+    TENSOR_VALUE = ((PyMemberDescrObject *)slot)->d_member->offset;
+    Py_DECREF(slot);
     Py_XSETREF(TENSOR, (PyTypeObject *)Py_NewRef(tensor));
     Py_XSETREF(TRACKED_TYPES, Py_NewRef(tracked));
     Py_XSETREF(NDARRAY, (PyTypeObject *)Py_NewRef(ndarray));
