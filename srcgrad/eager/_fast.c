@@ -328,38 +328,36 @@ direct_gradients(Tape *self, PyObject *target, PyObject *sources)
     if (value == NULL || Py_TYPE(value) != FLOAT64)
         return NULL;   /* (an array target: the Python path makes its seed) */
 
-    /* From here on the backward has run: answer, or fail, but never fall back. */
-    PyObject *call_args[2] = {pending->saved, ONE};
+    /* From here on the backward has run: answer, or fail, but never fall back. (The
+       backward may run any code: hold what is read after it.) */
+    Py_INCREF(pending);
+    Py_INCREF(shapes);
+    PyObject *result = NULL, *call_args[2] = {pending->saved, ONE};
     PyObject *out = PyObject_Vectorcall(pending->backward, call_args, 2, NULL);
     if (out == NULL)
-        return NULL;
+        goto done;
     PyObject *grads = PyTuple_CheckExact(out) && PyTuple_GET_SIZE(out) == 2 ?
         PyTuple_GET_ITEM(out, 1) : NULL;
     if (grads == NULL || !PyTuple_CheckExact(grads) || PyTuple_GET_SIZE(grads) != n) {
-        Py_DECREF(out);
         PyErr_SetString(PyExc_SystemError, "a generated backward returned an unexpected value");
-        return NULL;
+        goto done;
     }
     int shaped = 1;
-    for (Py_ssize_t i = 0; i < n && shaped; i++) {
+    for (Py_ssize_t i = 0; i < n && shaped > 0; i++) {
         PyObject *shape = PyObject_GetAttr(PyTuple_GET_ITEM(grads, i), S_shape);
         if (shape == NULL) {   /* a None or a Python number */
-            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
-                Py_DECREF(out);
-                return NULL;
-            }
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+                goto done;
             PyErr_Clear();
             shaped = 0;
-            break;
         }
-        shaped = PyObject_RichCompareBool(shape, PyList_GET_ITEM(shapes, i), Py_EQ);
-        Py_DECREF(shape);
-        if (shaped < 0) {
-            Py_DECREF(out);
-            return NULL;
+        else {
+            shaped = PyObject_RichCompareBool(shape, PyList_GET_ITEM(shapes, i), Py_EQ);
+            Py_DECREF(shape);
+            if (shaped < 0)
+                goto done;
         }
     }
-    PyObject *result;
     if (shaped) {
         result = PyList_New(n);
         if (result != NULL)
@@ -369,11 +367,14 @@ direct_gradients(Tape *self, PyObject *target, PyObject *sources)
     else
         result = PyObject_CallMethodObjArgs((PyObject *)self, S_finish_direct, grads,
                                             sources, NULL);
-    Py_DECREF(out);
     if (result != NULL) {   /* a non-persistent tape answers once: free the saved values */
         self->used = 1;
         Py_XSETREF(pending->saved, Py_NewRef(Py_None));
     }
+done:
+    Py_XDECREF(out);
+    Py_DECREF(shapes);
+    Py_DECREF(pending);
     return result;
 }
 
