@@ -24,12 +24,14 @@ static PyObject *GENERAL;           /* "this call needs the general path" */
 static PyObject *TRACKED_TYPES;     /* set: Tensor, Variable and their subclasses */
 static PyTypeObject *TENSOR;        /* sg.Tensor */
 static Py_ssize_t TENSOR_VALUE;     /* the offset of its ``_value`` slot */
+static Py_ssize_t VARIABLE_VALUE;   /* the offset of VariableBase's ``_value`` slot */
 static PyTypeObject *NDARRAY;       /* numpy.ndarray */
 static PyTypeObject *GENERIC;       /* numpy.generic */
 static PyTypeObject *FLOAT64;       /* numpy.float64 */
 static PyObject *ONE;               /* the seed 1.0 */
 static PyObject *EMPTY;             /* () */
 static PyObject *S_value, *S_shape, *S_pop, *S_gradient, *S_record_ran, *S_finish_direct;
+static PyObject *S_function, *S_dtype, *S_static_failed, *S_static_pairs;
 
 /* ---- PendingCall -------------------------------------------------------------------- */
 
@@ -590,27 +592,206 @@ done:
     return result;
 }
 
+/* ---- ImplicitBase and run_static --------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *static_variant, *bound, *last_variables, *order, *picks;
+} Implicit;
+
+static int
+implicit_traverse(Implicit *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->static_variant); Py_VISIT(self->bound); Py_VISIT(self->last_variables);
+    Py_VISIT(self->order); Py_VISIT(self->picks);
+    return 0;
+}
+
+static int
+implicit_clear(Implicit *self)
+{
+    Py_CLEAR(self->static_variant); Py_CLEAR(self->bound); Py_CLEAR(self->last_variables);
+    Py_CLEAR(self->order); Py_CLEAR(self->picks);
+    return 0;
+}
+
+static void
+implicit_dealloc(Implicit *self)
+{
+    PyObject_GC_UnTrack(self);
+    implicit_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef implicit_members[] = {
+    {"static", T_OBJECT, offsetof(Implicit, static_variant), 0, NULL},
+    {"bound", T_OBJECT, offsetof(Implicit, bound), 0, NULL},
+    {"_last_variables", T_OBJECT, offsetof(Implicit, last_variables), 0, NULL},
+    {"_order", T_OBJECT, offsetof(Implicit, order), 0, NULL},
+    {"_picks", T_OBJECT, offsetof(Implicit, picks), 0, NULL},
+    {NULL}
+};
+
+static PyTypeObject ImplicitType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "srcgrad.eager._fast.ImplicitBase",
+    .tp_doc = "The fields of an implicit-gradient plan that run_static reads.",
+    .tp_basicsize = sizeof(Implicit),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)implicit_dealloc,
+    .tp_traverse = (traverseproc)implicit_traverse,
+    .tp_clear = (inquiry)implicit_clear,
+    .tp_members = implicit_members,
+};
+
+/* Is ``grad`` of the type (and, for an array, the dtype) of ``value``, so that
+   ``finish`` would return it as it is? -1 on error. */
+static int
+as_its_variable(PyObject *grad, PyObject *value)
+{
+    if (Py_TYPE(grad) != Py_TYPE(value))
+        return 0;
+    if (Py_TYPE(value) != NDARRAY)
+        return 1;
+    PyObject *a = PyObject_GetAttr(grad, S_dtype), *b = PyObject_GetAttr(value, S_dtype);
+    int same = a != NULL && b != NULL ? a == b : -1;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return same;
+}
+
+/* The usual answer: [(gradient, variable)] for the picked Variables, or NULL with no
+   error set when a gradient needs ``finish``. */
+static PyObject *
+usual_pairs(PyObject *picks, PyObject *variables, PyObject *grads)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(picks), size = PyTuple_GET_SIZE(variables);
+    PyObject *pairs = PyList_New(n);
+    if (pairs == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(picks, k));
+        if (i < 0 || i >= size || i >= PyTuple_GET_SIZE(grads)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_SystemError, "run_static: a pick out of range");
+            Py_DECREF(pairs);
+            return NULL;
+        }
+        PyObject *variable = PyTuple_GET_ITEM(variables, i), *grad = PyTuple_GET_ITEM(grads, i);
+        PyObject *value = *(PyObject **)((char *)variable + VARIABLE_VALUE);
+        int plain = value == NULL ? 0 : as_its_variable(grad, value);
+        PyObject *pair = plain > 0 ? PyTuple_Pack(2, grad, variable) : NULL;
+        if (pair == NULL) {
+            Py_DECREF(pairs);
+            return NULL;   /* (plain == 0: no error set) */
+        }
+        PyList_SET_ITEM(pairs, k, pair);
+    }
+    return pairs;
+}
+
+static PyObject *
+run_static(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyObject_TypeCheck(args[0], &ImplicitType) ||
+            !PyTuple_CheckExact(args[1]) || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "run_static(plan, args, kwargs)");
+        return NULL;
+    }
+    Implicit *plan = (Implicit *)args[0];
+    PyObject *call_args = args[1], *kwargs = args[2], *ran = NULL, *result = NULL;
+    if (plan->static_variant == NULL || plan->static_variant == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "run_static: the plan has no variant");
+        return NULL;
+    }
+    Py_INCREF(plan);   /* (the variant may run any code) */
+    PyObject *function = PyObject_GetAttr(plan->static_variant, S_function);
+    if (function == NULL)
+        goto done;
+    PyObject *kw = PyDict_GET_SIZE(kwargs) ? kwargs : NULL;
+    if (plan->bound == NULL || plan->bound == Py_None)
+        ran = PyObject_Call(function, call_args, kw);
+    else {
+        PyObject *head = PyTuple_Pack(1, plan->bound);
+        PyObject *with_self = head == NULL ? NULL : PySequence_Concat(head, call_args);
+        Py_XDECREF(head);
+        ran = with_self == NULL ? NULL : PyObject_Call(function, with_self, kw);
+        Py_XDECREF(with_self);
+    }
+    Py_DECREF(function);
+    if (ran == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {   /* plan._static_failed(error) */
+            PyObject *type, *error, *traceback;
+            PyErr_Fetch(&type, &error, &traceback);
+            PyErr_NormalizeException(&type, &error, &traceback);
+            if (traceback != NULL)
+                PyException_SetTraceback(error, traceback);
+            result = PyObject_CallMethodOneArg((PyObject *)plan, S_static_failed, error);
+            Py_XDECREF(type);
+            Py_XDECREF(error);
+            Py_XDECREF(traceback);
+        }
+        goto done;
+    }
+    if (!PyTuple_CheckExact(ran) || PyTuple_GET_SIZE(ran) != 3 ||
+            !PyTuple_CheckExact(PyTuple_GET_ITEM(ran, 1)) ||
+            !PyTuple_CheckExact(PyTuple_GET_ITEM(ran, 2))) {
+        PyErr_SetString(PyExc_SystemError, "a generated variant returned an unexpected value");
+        goto done;
+    }
+    PyObject *value = PyTuple_GET_ITEM(ran, 0), *variables = PyTuple_GET_ITEM(ran, 1);
+    PyObject *grads = PyTuple_GET_ITEM(ran, 2);
+    if (plan->picks != NULL && PyTuple_CheckExact(plan->picks) &&
+            PyTuple_GET_SIZE(plan->picks) > 0 && same_items(variables, plan->last_variables)) {
+        PyObject *pairs = usual_pairs(plan->picks, variables, grads);   /* the usual case */
+        if (pairs != NULL) {
+            result = PyTuple_Pack(2, value, pairs);
+            Py_DECREF(pairs);
+            goto done;
+        }
+        if (PyErr_Occurred())
+            goto done;
+    }
+    result = PyObject_CallMethodObjArgs((PyObject *)plan, S_static_pairs, value, variables,
+                                        grads, NULL);
+done:
+    Py_XDECREF(ran);
+    Py_DECREF(plan);
+    return result;
+}
+
 /* ---- module ------------------------------------------------------------------------- */
+
+/* The offset of the ``_value`` slot (``__slots__``) of instances of ``type``; -1 on error. */
+static Py_ssize_t
+slot_offset(PyObject *type)
+{
+    PyObject *slot = PyObject_GetAttr(type, S_value);
+    if (slot == NULL)
+        return -1;
+    Py_ssize_t offset = -1;
+    if (Py_TYPE(slot) == &PyMemberDescr_Type &&
+            ((PyMemberDescrObject *)slot)->d_member->type == T_OBJECT_EX)
+        offset = ((PyMemberDescrObject *)slot)->d_member->offset;
+    else
+        PyErr_Format(PyExc_TypeError, "setup: %R._value must be a __slots__ slot", type);
+    Py_DECREF(slot);
+    return offset;
+}
 
 static PyObject *
 setup(PyObject *module, PyObject *args)
 {
-    PyObject *tensor, *tracked, *ndarray, *generic, *float64;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!:setup", &PyType_Type, &tensor, &PySet_Type,
-                          &tracked, &PyType_Type, &ndarray, &PyType_Type, &generic,
-                          &PyType_Type, &float64))
+    PyObject *tensor, *variable, *tracked, *ndarray, *generic, *float64;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!:setup", &PyType_Type, &tensor, &PyType_Type,
+                          &variable, &PySet_Type, &tracked, &PyType_Type, &ndarray,
+                          &PyType_Type, &generic, &PyType_Type, &float64))
         return NULL;
-    PyObject *slot = PyObject_GetAttr(tensor, S_value);
-    if (slot == NULL)
+    if ((VARIABLE_VALUE = slot_offset(variable)) < 0)
         return NULL;
-    if (Py_TYPE(slot) != &PyMemberDescr_Type ||
-            ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX) {
-        Py_DECREF(slot);
-        PyErr_SetString(PyExc_TypeError, "setup: Tensor._value must be a __slots__ slot");
+    if ((TENSOR_VALUE = slot_offset(tensor)) < 0)
         return NULL;
-    }
-    TENSOR_VALUE = ((PyMemberDescrObject *)slot)->d_member->offset;
-    Py_DECREF(slot);
     Py_XSETREF(TENSOR, (PyTypeObject *)Py_NewRef(tensor));
     Py_XSETREF(TRACKED_TYPES, Py_NewRef(tracked));
     Py_XSETREF(NDARRAY, (PyTypeObject *)Py_NewRef(ndarray));
@@ -621,10 +802,14 @@ setup(PyObject *module, PyObject *args)
 
 static PyMethodDef module_methods[] = {
     {"setup", setup, METH_VARARGS,
-     "setup(Tensor, TRACKED_TYPES, ndarray, generic, float64): the types the hot path uses."},
+     "setup(Tensor, VariableBase, TRACKED_TYPES, ndarray, generic, float64): the types "
+     "the hot path uses."},
     {"record_direct", (PyCFunction)(void (*)(void))record_direct, METH_FASTCALL,
      "record_direct(units, args, kwargs): the usual call of a decorated function under "
      "one tape, left pending on it; GENERAL when the call needs the general path."},
+    {"run_static", (PyCFunction)(void (*)(void))run_static, METH_FASTCALL,
+     "run_static(plan, args, kwargs): an implicit plan's variant run, and its "
+     "(value, [(gradient, variable), ...]); None when the general code must answer."},
     {NULL}
 };
 
@@ -638,7 +823,7 @@ PyMODINIT_FUNC
 PyInit__fast(void)
 {
     if (PyType_Ready(&PendingType) < 0 || PyType_Ready(&PlanType) < 0 ||
-            PyType_Ready(&TapeType) < 0)
+            PyType_Ready(&TapeType) < 0 || PyType_Ready(&ImplicitType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&fast_module);
     if (module == NULL)
@@ -653,14 +838,20 @@ PyInit__fast(void)
     S_gradient = PyUnicode_InternFromString("_gradient");
     S_record_ran = PyUnicode_InternFromString("_record_ran");
     S_finish_direct = PyUnicode_InternFromString("_finish_direct");
+    S_function = PyUnicode_InternFromString("function");
+    S_dtype = PyUnicode_InternFromString("dtype");
+    S_static_failed = PyUnicode_InternFromString("_static_failed");
+    S_static_pairs = PyUnicode_InternFromString("_static_pairs");
     if (RECORDING == NULL || GENERAL == NULL || ONE == NULL || EMPTY == NULL ||
             S_value == NULL || S_shape == NULL || S_pop == NULL || S_gradient == NULL ||
-            S_record_ran == NULL || S_finish_direct == NULL ||
+            S_record_ran == NULL || S_finish_direct == NULL || S_function == NULL ||
+            S_dtype == NULL || S_static_failed == NULL || S_static_pairs == NULL ||
             PyModule_AddObjectRef(module, "RECORDING", RECORDING) < 0 ||
             PyModule_AddObjectRef(module, "GENERAL", GENERAL) < 0 ||
             PyModule_AddObjectRef(module, "PendingCall", (PyObject *)&PendingType) < 0 ||
             PyModule_AddObjectRef(module, "PlanBase", (PyObject *)&PlanType) < 0 ||
-            PyModule_AddObjectRef(module, "TapeBase", (PyObject *)&TapeType) < 0) {
+            PyModule_AddObjectRef(module, "TapeBase", (PyObject *)&TapeType) < 0 ||
+            PyModule_AddObjectRef(module, "ImplicitBase", (PyObject *)&ImplicitType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -23,6 +23,7 @@ import numpy as np
 
 from srcgrad.eager.structure import same
 from srcgrad.eager.variables import TRACKED_TYPES, Tensor
+from srcgrad.runtime.variables import VariableBase
 
 GENERAL = object()   # ``record_direct``: this call needs the general path
 _thread_id = threading.get_ident
@@ -44,6 +45,15 @@ class PlanBase:
     """The fields of a call plan (``eager.calls._CallPlan``) that the hot path reads."""
 
     __slots__ = ("direct", "_pendable", "_forward", "_backward", "_last", "shapes")
+
+
+class ImplicitBase:
+    """The fields of an implicit-gradient plan (``eager.functions._ImplicitPlan``) that
+    ``run_static`` reads: the variant (``eager.static``), the bound ``self`` or None, the
+    Variables it read last, their indices in creation order, and those of the trainable
+    ones (``_picks``)."""
+
+    __slots__ = ("static", "bound", "_last_variables", "_order", "_picks")
 
 
 class TapeBase:
@@ -141,6 +151,32 @@ def leave_pending(plan, tape, value, saved, read):
     return result
 
 
+def run_static(plan, args, kwargs):
+    """Run an implicit plan's variant (it returns the value, the Variables read and
+    their cotangents); ``(value, [(gradient, variable), ...])``, or None when the
+    general code must answer."""
+    function = plan.static.function
+    try:
+        if plan.bound is None:
+            value, variables, grads = function(*args, **kwargs)
+        else:
+            value, variables, grads = function(plan.bound, *args, **kwargs)
+    except AttributeError as error:
+        return plan._static_failed(error)
+    if plan._picks and same(variables, plan._last_variables):   # the usual case
+        pairs = []
+        for i in plan._picks:
+            grad, variable = grads[i], variables[i]
+            kind = type(variable._value)
+            if type(grad) is not kind or kind is np.ndarray and \
+                    grad.dtype is not variable._value.dtype:
+                break   # (``finish`` makes it so)
+            pairs.append((grad, variable))
+        else:
+            return value, pairs
+    return plan._static_pairs(value, variables, grads)
+
+
 def _compiled():
     if os.environ.get("SRCGRAD_PURE_PYTHON"):
         return None
@@ -148,7 +184,7 @@ def _compiled():
         from srcgrad.eager import _fast
     except ImportError:
         return None
-    _fast.setup(Tensor, TRACKED_TYPES, np.ndarray, np.generic, np.float64)
+    _fast.setup(Tensor, VariableBase, TRACKED_TYPES, np.ndarray, np.generic, np.float64)
     return _fast
 
 
@@ -157,4 +193,5 @@ COMPILED = _fast is not None
 if COMPILED:
     RECORDING, GENERAL = _fast.RECORDING, _fast.GENERAL
     PendingCall, PlanBase, TapeBase = _fast.PendingCall, _fast.PlanBase, _fast.TapeBase
-    record_direct = _fast.record_direct
+    ImplicitBase = _fast.ImplicitBase
+    record_direct, run_static = _fast.record_direct, _fast.run_static

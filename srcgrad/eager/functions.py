@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 import inspect
-import operator
 
 import numpy as np
 
 from srcgrad import api, compiler
 from srcgrad.eager import static
+from srcgrad.eager.fastpath import ImplicitBase, run_static
+from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
@@ -158,7 +159,7 @@ def implicit_value_and_gradients(f):
             grad_fn.source = plan.compile()
         try:
             if plan.static is not None:
-                result = plan.run_static(args, kwds)
+                result = run_static(plan, args, kwds)
                 if result is not None:
                     return result
             return plan.run_collecting(args, kwds)
@@ -168,18 +169,25 @@ def implicit_value_and_gradients(f):
     return grad_fn
 
 
-class _ImplicitPlan:
+class _ImplicitPlan(ImplicitBase):
     """What an implicit gradient function keeps between calls: the generated functions
     it runs, and the creation order of the Variables the last call read (reused while
-    the same Variables are read, which is the usual case)."""
+    the same Variables are read, which is the usual case). ``fastpath.run_static`` runs
+    the variant in the usual case."""
 
-    __slots__ = ("fn", "bound", "run", "static", "_last", "_last_static")
+    __slots__ = ("fn", "run", "_last")
 
     def __init__(self, fn, bound):
         self.fn, self.bound = fn, bound
         self.run = self.static = None
-        self._last = ({}, ())             # (reads, those Variables in creation order)
-        self._last_static = ((), ())      # (variables, their indices in creation order)
+        self._last = ({}, ())   # (reads, those Variables in creation order)
+        self._remember((), ())
+
+    def _remember(self, variables, order):
+        """The Variables the variant read and their indices in creation order; the
+        indices of the trainable ones among those, for ``run_static``."""
+        self._last_variables, self._order = tuple(variables), order
+        self._picks = tuple(i for i in order if variables[i]._trainable)
 
     def compile(self):
         unit = compiler.reverse_unit(self.fn, (), eager=True)
@@ -202,29 +210,26 @@ class _ImplicitPlan:
             self._last = (reads, order)
         return value, _pairs(order, [cotangents.get(v) for v in order], range(len(order)))
 
-    def run_static(self, args, kwds):
-        """Run the variant returning the Variables' cotangents; None when a name it reads
-        holds no Variable any more (the caller runs the general code)."""
-        function = self.static.function
-        try:
-            value, variables, grads = function(*args, **kwds) if self.bound is None else \
-                function(self.bound, *args, **kwds)
-        except AttributeError:
-            if self.static.holds_variables():
-                raise
-            self.static = None
-            return None
-        last, order = self._last_static
-        if len(variables) == len(last) and all(map(operator.is_, variables, last)):
-            return value, _pairs(variables, grads, order)
+    def _static_failed(self, error):
+        """The variant raised ``error``, an AttributeError: raise it when the names it
+        reads still hold Variables; else the general code from now on (None)."""
+        if self.static.holds_variables():
+            raise error
+        self.static = None
+
+    def _static_pairs(self, value, variables, grads):
+        """``run_static``'s answer when the variant read other Variables than last time,
+        or a gradient needs ``finish``; None for the general code."""
+        if same(variables, self._last_variables):
+            return value, _pairs(variables, grads, self._order)
         if not all(isinstance(v, VariableBase) for v in variables):
             self.static = None   # e.g. a Tensor with a ``_value``: the general code decides
             return None
         if len(set(map(id, variables))) < len(variables):
             return value, _pairs(*_merged(variables, grads))   # one Variable, two names
-        order = sorted(range(len(variables)), key=lambda i: variables[i]._uid)
-        self._last_static = (variables, order)
-        return value, _pairs(variables, grads, order)
+        self._remember(variables, sorted(range(len(variables)),
+                                         key=lambda i: variables[i]._uid))
+        return value, _pairs(variables, grads, self._order)
 
 
 def _merged(variables, grads):
@@ -283,8 +288,11 @@ def _pairs(variables, grads, order):
     for i in order:
         variable = variables[i]
         if variable._trainable:
-            grad = grads[i]
-            pairs.append((None if grad is None else finish(grad, variable._value), variable))
+            grad, value = grads[i], variable._value
+            if type(grad) is not type(value) or type(grad) is np.ndarray and \
+                    grad.dtype is not value.dtype:   # (else ``finish`` changes nothing)
+                grad = None if grad is None else finish(grad, value)
+            pairs.append((grad, variable))
     if not pairs:
         raise ValueError("No trainable variables were accessed while the function was "
                          "being computed.")

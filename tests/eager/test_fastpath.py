@@ -138,3 +138,48 @@ def test_assign_keeps_the_shape_and_dtype_of_a_variable():
     with pytest.raises(ValueError, match="shape"):
         counts.assign(np.array([1, 2, 3]))
     np.testing.assert_array_equal(counts.numpy(), [1, 2])
+
+
+w32 = sg.Variable(np.array([1.0, -2.0], dtype=np.float32))
+scale = sg.Variable(3.0)
+
+
+def mixed(x):
+    return np.sum(x * w32) * scale
+
+
+def reads_a_missing_attribute(x):
+    return np.sum(x * w32.not_there)
+
+
+class Model:
+    def __init__(self):
+        self.w = sg.Variable(np.array([0.5, 2.0]))
+
+    def loss(self, x):
+        return np.sum(np.tanh(x * self.w) ** 2)
+
+
+def test_implicit_usual_and_finished_gradients_keep_each_variables_dtype():
+    x = np.array([0.5, 4.0])
+    f = sg.implicit_value_and_gradients(mixed)
+    for _ in range(3):   # the first call compiles; later ones take the usual path
+        value, ((g32, v1), (gscale, v2)) = f(x)
+        assert v1 is w32 and v2 is scale
+        assert g32.dtype == np.float32 and type(gscale) is np.float64
+        np.testing.assert_allclose(g32, x * 3.0, rtol=1e-6)
+        assert gscale == pytest.approx(float(np.sum(x * w32.numpy())))
+
+
+def test_implicit_on_a_bound_method_and_an_attribute_error_from_the_function():
+    model = Model()
+    x = np.array([1.0, -1.0])
+    for _ in range(2):
+        ((g, v),) = sg.implicit_gradients(model.loss)(x)
+        t = np.tanh(x * model.w.numpy())
+        assert v is model.w
+        np.testing.assert_allclose(g, 2 * t * (1 - t ** 2) * x)
+    f = sg.implicit_gradients(reads_a_missing_attribute)
+    for _ in range(2):
+        with pytest.raises(AttributeError, match="not_there"):
+            f(x)
