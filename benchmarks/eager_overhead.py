@@ -13,8 +13,9 @@ Three ways to get the loss and the parameters' gradients, all running generated 
 Timing: CPU time of this process (``time.process_time``, so other work on a shared
 machine counts less), one BLAS thread, the three candidates interleaved round-robin,
 each measurement a loop of at least ``--min-time`` seconds with the garbage collector
-paused; the figure is the median over ``--repeats`` rounds. Overhead is per call, in
-microseconds and relative to the baseline. Run: ``python -m benchmarks.eager_overhead``.
+paused. Times are medians over ``--repeats`` rounds; an overhead is the median over
+rounds of the candidate's time minus (or over) the baseline's in the same round, which a
+load changing between rounds does not move. Run: ``python -m benchmarks.eager_overhead``.
 """
 
 from __future__ import annotations
@@ -120,22 +121,29 @@ def measure(call, number):
 
 
 def round_robin(calls, repeats, min_time):
-    """{name: median seconds per call}, the calls interleaved in every round."""
+    """{name: [seconds per call, one per round]}, the calls interleaved in every round
+    (their order rotating from round to round)."""
     once = {name: measure(call, 20) for name, call in calls.items()}
     numbers = {name: max(1, math.ceil(min_time / max(t, 1e-7))) for name, t in once.items()}
+    names = list(calls)
     samples = {name: [] for name in calls}
-    for _ in range(repeats):
-        for name, call in calls.items():
-            samples[name].append(measure(call, numbers[name]))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    for k in range(repeats):
+        for name in names[k % len(names):] + names[:k % len(names)]:
+            samples[name].append(measure(calls[name], numbers[name]))
+    return samples
 
 
-def row(model, batch, times):
-    base = times["value_and_grad"] * 1e6
-    cells = [f"{model:<7} {batch:>5} {base:>9.1f}"]
+def row(model, batch, samples):
+    """Median time per call of each candidate, and its overhead: the median over rounds
+    of its time minus the baseline's in the same round (paired, so that a load that
+    changes from round to round cancels)."""
+    base = samples["value_and_grad"]
+    cells = [f"{model:<7} {batch:>5} {statistics.median(base) * 1e6:>9.1f}"]
     for name in ("implicit", "tape"):
-        t = times[name] * 1e6
-        cells.append(f"{t:>9.1f} {t - base:>+7.1f} {100 * (t / base - 1):>+5.0f}%")
+        times = samples[name]
+        extra = statistics.median(t - b for t, b in zip(times, base)) * 1e6
+        ratio = statistics.median(t / b - 1 for t, b in zip(times, base)) * 100
+        cells.append(f"{statistics.median(times) * 1e6:>9.1f} {extra:>+7.1f} {ratio:>+5.0f}%")
     return "  ".join(cells)
 
 
@@ -154,13 +162,13 @@ def main():
     limits = threadpool_limits(limits=1) if threadpool_limits else None
     print("BLAS:", "; ".join(threads.describe_blas()))
     print(f"medians of {repeats} rounds; times are CPU microseconds per call; "
-          "overhead = candidate - value_and_grad")
+          "overhead = candidate - value_and_grad in the same round")
     print(f"{'model':<7} {'batch':>5} {'v_and_g':>9}  {'implicit':>9} {'us':>7} {'%':>6}"
           f"  {'tape':>9} {'us':>7} {'%':>6}")
     for model in MODELS:
         for batch in (1, 32, 256):
-            times = round_robin(candidates(model, batch), repeats, min_time)
-            print(row(model, batch, times), flush=True)
+            samples = round_robin(candidates(model, batch), repeats, min_time)
+            print(row(model, batch, samples), flush=True)
     if limits is not None:
         limits.restore_original_limits()
 

@@ -182,8 +182,9 @@ tape_init(Tape *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"persistent", "watch_accessed_variables", NULL};
     int persistent = 0, watch = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", keywords,
-                                     &persistent, &watch))
+    if ((PyTuple_GET_SIZE(args) != 0 || (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0)) &&
+            !PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", keywords,
+                                         &persistent, &watch))   /* (GradientTape(): none) */
         return -1;
     /* (the containers are made on first use: the usual step never needs them) */
     Py_CLEAR(self->tracked);
