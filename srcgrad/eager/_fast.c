@@ -5,12 +5,14 @@
        grads = tape.gradient(loss, params)
 
    runs through here: creating, entering and leaving the tape, leaving the call pending
-   on it, and answering ``gradient`` with the call's generated backward. Every other case
-   returns to the Python code (``GENERAL``, or a ``_``-prefixed method of the Python
+   on it, and answering ``gradient`` with the call's generated backward; so does the
+   usual call of ``implicit_value_and_gradients`` (``run_static``). Every other case
+   returns to the Python code (``GENERAL``, None, or a ``_``-prefixed method of the Python
    class), which is the specification: ``srcgrad/eager/fastpath.py`` is the same hot path
    in Python, used when this module is not built (or ``SRCGRAD_PURE_PYTHON=1``), and the
-   eager tests run on both. The interpreter's glue, not the arithmetic, is what this saves:
-   about 20k instructions per step, which on small models is a third of the step.
+   eager tests run on both. The interpreter's glue, not the arithmetic, is what this
+   saves: about 30k instructions per tape step (logreg, batch 32: +20% over
+   ``value_and_grad`` in Python, +1.5% here).
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

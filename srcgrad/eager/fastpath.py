@@ -97,10 +97,9 @@ class TapeBase:
                 self._pop()
         return False
 
-    def gradient(self, target, sources, output_gradients=None, unconnected_gradients=None):
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients="none"):
         """d(sum of the flattened ``target``)/d``sources``, shaped like ``sources``."""
-        if unconnected_gradients is None:
-            return self._gradient(target, sources, output_gradients)
         return self._gradient(target, sources, output_gradients, unconnected_gradients)
 
 
