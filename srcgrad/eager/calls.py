@@ -5,9 +5,11 @@ function's generated backward.
 one it runs the eager unit's generated forward on plain values (collecting the Variables
 it reads; or, when they are plain names, the variant of ``eager.static`` that returns
 them and, in its backward, their cotangents), wraps the result in Tensors and records a
-``CallNode``. With two or more
-tapes recording (nested tapes, for higher derivatives) the function runs operation by
-operation instead, so the outer tape can record the inner gradient computation.
+``CallNode``. The usual call (no argument tracked, one tape watching the Variables it
+reads) takes ``fastpath.record_direct`` instead and is left pending on the tape. With two
+or more tapes recording (nested tapes, for higher derivatives) the function runs
+operation by operation instead, so the outer tape can record the inner gradient
+computation.
 """
 
 from __future__ import annotations
@@ -123,33 +125,38 @@ class _CallPlan(PlanBase):
         self.shapes = [np.shape(v._value) for v in read]   # (fixed: see Variable.assign)
 
     def _record_ran(self, ran, args, tape):
-        """Record a call whose variant forward ``record_direct`` ran but could not leave
-        pending; the call's result."""
-        value, saved, read = ran
-        if not same(read, self._last):
-            if all(isinstance(v, VariableBase) for v in read):
-                self._remember(read)   # (a name now holds another Variable)
-                if can_pend(self, tape, value):
-                    return leave_pending(self, tape, value, saved, read)
-            else:   # a name the variant reads holds no Variable now: the general code
-                self.variant, self.direct = None, False
-                value, saved, read = self.forward(args, {})
+        """Record a call whose variant forward ``record_direct`` ran (``ran``: value,
+        saved values, Variables read) but could not leave pending; the call's result."""
+        checked = self._checked(ran)
+        if checked is None:
+            value, saved, read = self.forward(args, {})   # the general forward
+        else:
+            value, saved, read = checked
+            if can_pend(self, tape, value):   # (it reads other Variables now)
+                return leave_pending(self, tape, value, saved, read)
         return _finish_record(self, value, saved, read, (), tape)
 
     def _variant_forward(self, values, kwargs):
         """``(value, saved, Variables read)`` from the variant; None, and the general
         code from now on, when it cannot answer (a name it reads holds no Variable now)."""
         try:
-            value, saved, read = self._forward(*values, **kwargs)
+            ran = self._forward(*values, **kwargs)
         except AttributeError:
             if self.variant.holds_variables():
                 raise
-        else:
-            if same(read, self._last):
-                return value, saved, read
-            if all(isinstance(v, VariableBase) for v in read):
-                self._remember(read)
-                return value, saved, read
+            self.variant, self.direct = None, False
+            return None
+        return self._checked(ran)
+
+    def _checked(self, ran):
+        """``ran`` when the names the variant read held Variables (remembered when they
+        are others than last time); else None, and the general code from now on."""
+        read = ran[2]
+        if same(read, self._last):
+            return ran
+        if all(isinstance(v, VariableBase) for v in read):
+            self._remember(read)
+            return ran
         self.variant, self.direct = None, False
         return None
 

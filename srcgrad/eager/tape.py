@@ -6,7 +6,8 @@ generated backward, see ``eager.calls``) or one NumPy operation written directly
 per thread. While another tape records, ``gradient`` runs the backward on ``Tensor``s so
 that the outer tape records it: nested tapes give higher derivatives of per-operation
 code. A tape holding one call whose result is the target, differentiated w.r.t.
-Variables the call read, skips the sweep (``_direct_gradients``).
+Variables the call read, skips the sweep: in C for the usual step (``eager.fastpath``),
+else ``_direct_gradients``.
 """
 
 from __future__ import annotations
