@@ -183,3 +183,26 @@ def test_implicit_on_a_bound_method_and_an_attribute_error_from_the_function():
     for _ in range(2):
         with pytest.raises(AttributeError, match="not_there"):
             f(x)
+
+
+def test_the_usual_step_runs_the_generated_backward_once_and_no_sweep(monkeypatch):
+    def sweep(*args):
+        raise AssertionError("the general sweep ran")
+    monkeypatch.setattr(sg.GradientTape, "_sweep", sweep)
+    with sg.GradientTape() as tape:
+        value = loss(X)
+    pending = tape._pending   # the call, left pending: no node
+    assert not tape._nodes and "def loss_backward" in pending.backward.source
+    generated, calls = pending.backward, []
+
+    def spy(saved, g):
+        calls.append(g)
+        return generated(saved, g)
+
+    pending.backward = spy
+    gw, gc_ = tape.gradient(value, [w, c])
+    assert calls == [1.0]
+    dw, dc = closed_form(X)
+    np.testing.assert_allclose(gw, dw)
+    np.testing.assert_allclose(gc_, dc)
+    assert pending.saved is None   # released: a non-persistent tape answers once
