@@ -43,14 +43,15 @@ def _printable(node):
     target = _AST_CLASSES.get(kind)
     if target is None:
         target = _AST_CLASSES[kind] = getattr(ast, kind.__name__)
-    new = target()
+    fields = {}
     for field in target._fields:
         value = getattr(node, field, None)
         if type(value) is list:
             value = [_printable(v) if isinstance(v, gast.AST) else v for v in value]
         elif isinstance(value, gast.AST):
             value = _printable(value)
-        setattr(new, field, value)
+        fields[field] = value
+    new = target(**fields)   # (every field given: Python 3.13 deprecates missing ones)
     if isinstance(new, ast.stmt):
         new.lineno = getattr(node, "lineno", None) or 1
     return new
