@@ -1,7 +1,8 @@
 """On-disk cache of generated code, under the compiler's in-memory cache.
 
 An entry is one unit's generated module (source, line map, function names) plus what
-re-links it to its callees' units, stored as JSON. Its key hashes everything generation
+re-links it to its callees' units, stored as JSON; reverse-mode units (plain, eager and
+scalar variants) and forward-mode units alike. Its key hashes everything generation
 depends on: the function's source, code, file, line and name; ``wrt`` and the mode;
 srcgrad's version and source files; the Python version; and what every name the function
 reads denotes now (a rule row, a user function's source, a module, a value's type), so a
@@ -33,7 +34,7 @@ from srcgrad.rules import REGISTRY
 from srcgrad.rules.registry import qualified_name
 from srcgrad.syntax import gast
 
-FORMAT = 1
+FORMAT = 2   # 2: callees' aliases as a list, the unit's own fields (any mode)
 STATS = {"hits": 0, "misses": 0, "writes": 0, "rejected": 0}
 _STANDARD_NAMES = {"np", "math", "_sg", "__builtins__"}
 _PACKAGE_DIGEST = []
@@ -83,7 +84,7 @@ class Entry:
     key: str = None
     names: dict = dataclasses.field(default_factory=dict)   # dotted name -> object
     module: GeneratedModule = None
-    zero_wrt: tuple = ()
+    fields: dict = dataclasses.field(default_factory=dict)  # what else loading needs
     stored_callees: list = ()
 
     @property
@@ -91,29 +92,30 @@ class Entry:
         return self.module is not None
 
     def callees(self, parsed, compile_callee):
-        """``{(callee, wrt): (forward alias, backward alias, callee unit)}`` for a hit."""
+        """``{(callee, wrt): (*aliases, callee unit)}`` for a hit."""
         linked = {}
-        for dotted, forward_alias, backward_alias, params in self.stored_callees:
+        for dotted, aliases, params in self.stored_callees:
             callee = parsed.resolve(dotted)
             wrt = params if isinstance(params, str) else tuple(params)
-            linked[callee, wrt] = (forward_alias, backward_alias, compile_callee(callee, wrt))
+            linked[callee, wrt] = (*aliases, compile_callee(callee, wrt))
         return linked
 
-    def store(self, unit, callee_aliases):
-        """Write a freshly generated unit (a no-op when off or not describable)."""
+    def store(self, unit, links, fields):
+        """Write a freshly generated unit (a no-op when off or not describable):
+        ``links`` its callees other than itself, ``{(callee, wrt): (*aliases, callee
+        unit)}``, and ``fields`` what else its loading needs (JSON: the reverse mode's
+        ``zero_wrt``, the forward mode's ``tangent_names``)."""
         if self.key is None:
             return
         by_object = {id(obj): dotted for dotted, obj in sorted(self.names.items())}
         callees = []
-        for key, aliases in callee_aliases.items():
-            callee = key[0] if isinstance(key, tuple) else key
-            if len(aliases) == 3:
-                if id(callee) not in by_object:
-                    return
-                wrt = aliases[2].wrt
-                callees.append([by_object[id(callee)], aliases[0], aliases[1],
-                                wrt if isinstance(wrt, str) else list(wrt)])
-        own = set(unit.module.functions.values()) | {a for c in callees for a in c[1:3]}
+        for (callee, _), (*aliases, callee_unit) in links.items():
+            if id(callee) not in by_object:
+                return
+            wrt = callee_unit.wrt
+            callees.append([by_object[id(callee)], aliases,
+                            wrt if isinstance(wrt, str) else list(wrt)])
+        own = set(unit.module.functions.values()) | {a for c in callees for a in c[1]}
         if set(dict.keys(unit.namespace)) - own - _STANDARD_NAMES:
             return   # names injected at link time: a reload could not reproduce them
         module = unit.module
@@ -121,7 +123,7 @@ class Entry:
                    "line_map": sorted(module.line_map.items()),
                    "functions": module.functions,
                    "spans": {name: list(span) for name, span in module.spans.items()},
-                   "zero_wrt": sorted(unit.zero_wrt), "callees": callees}
+                   "fields": fields, "callees": callees}
         _write(self.key, json.dumps(payload, sort_keys=True))
 
 
@@ -144,7 +146,7 @@ def lookup(parsed, wrt, mode="reverse"):
         payload["source"], {int(g): int(u) for g, u in payload["line_map"]},
         dict(payload["functions"]),
         {name: tuple(span) for name, span in payload["spans"].items()})
-    return Entry(key, names, module, tuple(payload["zero_wrt"]), payload["callees"])
+    return Entry(key, names, module, payload["fields"], payload["callees"])
 
 
 def _read(path, key):
@@ -162,7 +164,8 @@ def _read(path, key):
     try:
         payload = json.loads(data)
         valid = payload["format"] == FORMAT and payload["key"] == key and \
-            isinstance(payload["source"], str) and isinstance(payload["callees"], list)
+            isinstance(payload["source"], str) and isinstance(payload["callees"], list) \
+            and isinstance(payload["fields"], dict)
     except (ValueError, KeyError, TypeError):
         valid = False
     if not valid:

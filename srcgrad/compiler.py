@@ -130,7 +130,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     if stored.hit:
         callees = stored.callees(
             parsed, lambda callee, params: _compile(callee, params, created, eager))
-        return _load(unit, parsed, stored.module, stored.zero_wrt, callees)
+        return _load(unit, parsed, stored.module, stored.fields["zero_wrt"], callees)
     parsed = check_function(parsed)
     base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
     roles = ("forward", "backward", "grad", "value_and_grad")
@@ -168,7 +168,8 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     module = emit.render_module(header, [(role, functions[role]) for role in roles])
     module.functions.update({r: n for r, n in fn_names.items() if r.startswith("scalar_")})
     _load(unit, parsed, module, zero_wrt, callee_aliases)
-    stored.store(unit, callee_aliases)
+    stored.store(unit, {key: aliases for key, aliases in callee_aliases.items()
+                        if len(aliases) == 3}, {"zero_wrt": sorted(unit.zero_wrt)})
     COMPILE_COUNT["reverse"] += 1
     return unit
 

@@ -66,6 +66,33 @@ def test_second_start_loads_instead_of_generating(project, cache_dir):
     assert second["package"].startswith(str(project))     # the frozen copy
 
 
+RUN_JVP = """
+    import json
+    import numpy as np
+    import srcgrad as sg
+    from srcgrad import cache, compiler_forward
+    import model
+
+    x, t = np.array([0.3, -0.2, 0.9]), np.array([1.0, 0.5, -2.0])
+    value, tangent = sg.jvp(model.loss)(x, 0.7, t)
+    eps = 1e-6
+    fd = (model.loss(x + eps * t, 0.7) - model.loss(x - eps * t, 0.7)) / (2 * eps)
+    print(json.dumps({"generated": compiler_forward.COMPILE_COUNT["forward"], **cache.STATS,
+                      "tangent": float(tangent), "fd": float(fd)}))
+"""
+
+
+def test_forward_mode_second_start_loads_instead_of_generating(project, cache_dir):
+    first = last_json(run_python(RUN_JVP, project))
+    second = last_json(run_python(RUN_JVP, project))
+    assert first["generated"] == 2 and first["writes"] == 2 and first["hits"] == 0
+    assert second["generated"] == 0 and second["hits"] == 2 and second["writes"] == 0
+    for run in (first, second):   # J t against central differences along t
+        assert run["tangent"] == pytest.approx(run["fd"], rel=1e-6, abs=1e-8)
+    start(project)   # the reverse-mode units are entries of their own
+    assert len(entries(cache_dir)) == 4
+
+
 def test_changing_a_callee_regenerates_its_callers(project, cache_dir):
     start(project)
     model = project / "model.py"
