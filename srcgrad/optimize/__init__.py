@@ -3,11 +3,13 @@
 from srcgrad.optimize.copy_prop import propagate_copies
 from srcgrad.optimize.dce import eliminate_dead_code
 from srcgrad.optimize.saves import prune_saves
+from srcgrad.optimize.shape_saves import save_shapes
 
 
 def optimize_sweeps(forward, backward, backward_live_out, result_names=()):
     """Prune unneeded saves, clean the backward sweep until nothing changes, then drop
-    forward computations that neither the result nor the backward sweep reads."""
+    forward computations that neither the result nor the backward sweep reads, and save
+    only the shape of what the backward sweep reads only as a shape."""
     live_out = set(backward_live_out) | set(result_names)
     forward, backward, saved = prune_saves(forward, backward, live_out)
     while True:
@@ -23,7 +25,7 @@ def optimize_sweeps(forward, backward, backward_live_out, result_names=()):
         forward, changed = eliminate_dead_code(forward, forward_live_out)
         if not changed:
             break
-    return forward, backward, saved
+    return save_shapes(forward, backward), backward, saved
 
 
 def _loaded(body):

@@ -35,22 +35,40 @@ def stop_gradient(x):
 
 
 # -- shapes and zeros ------------------------------------------------------------------
+class SavedShape:
+    """What ``unbroadcast`` reads of an array: its shape and dtype. Saved in a loop in
+    place of an array the backward sweep reads only as ``unbroadcast``'s template, so the
+    array itself can be freed (``optimize.shape_saves``)."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = shape, dtype
+
+
+def shape_of(x):
+    """``x`` as ``unbroadcast``'s template: a ``SavedShape`` for an array, else ``x``."""
+    return SavedShape(x.shape, x.dtype) if type(x) is _NDARRAY else x
+
+
 def unbroadcast(g, x):
-    """Sum ``g`` over the axes that broadcasting added to or stretched in ``x`` (and keep
-    the real part of a complex ``g`` for a real ``x``)."""
-    if type(x) is _NDARRAY:
+    """Sum ``g`` over the axes that broadcasting added to or stretched in ``x`` (an
+    array, a scalar or a ``SavedShape``) and keep the real part of a complex ``g`` for a
+    real ``x``."""
+    kind = type(x)
+    if kind is _NDARRAY or kind is SavedShape:
         if type(g) is _NDARRAY and g.shape == x.shape and g.dtype is x.dtype:
             return g
-        shape = x.shape
+        shape, real = x.shape, x.dtype.kind != "c"
     elif type(g) is not _NDARRAY:
-        return g.real if type(g) is complex and type(x) is not complex else g
+        return g.real if type(g) is complex and kind is not complex else g
     else:
-        shape = np.shape(x)
+        shape, real = np.shape(x), np.asarray(x).dtype.kind != "c"
     g = np.asarray(g)
-    if g.dtype.kind == "c" and np.asarray(x).dtype.kind != "c":
+    if g.dtype.kind == "c" and real:
         g = g.real
     g = sum_to_shape(g, shape)
-    if type(x) is not _NDARRAY:
+    if kind is not _NDARRAY and kind is not SavedShape:
         return g[()] if g.ndim == 0 else g
     return g
 

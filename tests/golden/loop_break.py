@@ -12,12 +12,12 @@ def loop_break_grad(x):
         n_iterations += 1
         _mul = x * i
         _add = acc + _mul
-        stack.append(acc)
+        stack.append(_sg.shape_of(acc))
         acc = _add
         _cond = acc > 5.0
         if _cond:
             stop_loop = True
-        stack.append(_mul)
+        stack.append(_sg.shape_of(_mul))
         if stop_loop:
             break
     retval = acc

@@ -11,11 +11,11 @@ def loop_over_array_grad(x):
         _sin = np.sin(v)
         _mul_1 = _mul * _sin
         _add = total + _mul_1
-        stack.append(total)
+        stack.append(_sg.shape_of(total))
         total = _add
         stack.append(_mul)
         stack.append(_sin)
-        stack.append(_mul_1)
+        stack.append(_sg.shape_of(_mul_1))
         stack.append(v)
     # Backward sweep: dtotal is the cotangent of the result
     dtotal = _sg.seed(total)

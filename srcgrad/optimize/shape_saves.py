@@ -1,0 +1,74 @@
+"""Save only the shape (and dtype) of a value the backward sweep reads only for its shape.
+
+Reverse mode pushes a value it overwrites in a loop when the backward sweep reads it.
+When every read of it there is as ``unbroadcast``'s template (the shape a cotangent is
+summed back to), the push saves ``_sg.shape_of(v)`` instead (a ``SavedShape`` for an
+array, a scalar as it is), so the array itself is freed as the loop moves on: an RNN's
+gradient keeps half the memory.
+
+Before::                                   After::
+
+    for i in range(n):                         for i in range(n):
+        _matmul = h @ w                            _matmul = h @ w
+        ...                                        ...
+        stack.append(_matmul)                      stack.append(_sg.shape_of(_matmul))
+    ...                                        ...
+        _matmul = stack.pop()                      _matmul = stack.pop()
+        d_matmul = _sg.unbroadcast(d, _matmul)     d_matmul = _sg.unbroadcast(d, _matmul)
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+
+def _statements(body):
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+
+
+def _is_unbroadcast(node):
+    func = node.func
+    return isinstance(func, gast.Attribute) and func.attr == "unbroadcast" and \
+        isinstance(func.value, gast.Name) and func.value.id == "_sg" and \
+        len(node.args) == 2 and not node.keywords
+
+
+def _shape_only(backward):
+    """The names restored by a plain ``v = stack.pop()`` that the backward sweep reads
+    only as ``unbroadcast``'s template."""
+    restored, other_restores = set(), set()
+    for stmt in _statements(backward):
+        if getattr(stmt, "saved", None) is not None:
+            plain = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
+                isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id == stmt.saved
+            (restored if plain else other_restores).add(stmt.saved)
+    templates, reads = set(), set()
+    for node in gast.walk(gast.Module(body=backward, type_ignores=[])):
+        if isinstance(node, gast.Call) and _is_unbroadcast(node) and \
+                isinstance(node.args[1], gast.Name):
+            templates.add(id(node.args[1]))
+        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            reads.add(node)
+    other_reads = {n.id for n in reads if id(n) not in templates}
+    return restored - other_restores - other_reads
+
+
+def save_shapes(forward, backward):
+    """Rewrite, in ``forward``, the pushes of names ``backward`` reads only for their
+    shape."""
+    names = _shape_only(backward)
+    if not names:
+        return forward
+    for stmt in _statements(forward):
+        if getattr(stmt, "saved", None) in names and isinstance(stmt, gast.Expr):
+            call = stmt.value
+            value = call.args[0] if isinstance(call, gast.Call) and call.args else None
+            if isinstance(value, gast.Name) and value.id == stmt.saved:
+                call.args[0] = syntax.quote_expr("_sg.shape_of(v)", v=value)
+    return forward

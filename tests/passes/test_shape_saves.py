@@ -1,0 +1,73 @@
+"""A value the backward sweep reads only as ``unbroadcast``'s template is saved as its
+shape (``optimize.shape_saves``): the gradient is unchanged, the loop keeps no array."""
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from srcgrad import compiler
+from srcgrad.runtime import SavedShape, shape_of, unbroadcast
+from tests.conftest import numeric_grad
+
+
+def rnn(x, w, b):
+    h = x
+    for _ in range(6):
+        h = np.tanh(h @ w + b)
+    return np.sum(h)
+
+
+def read_twice(x, w):
+    h = x
+    for _ in range(4):
+        z = h * w
+        h = np.sin(z) + z * 0.5
+    return np.sum(h)
+
+
+def leaves(saved):
+    if isinstance(saved, (list, tuple)):
+        for item in saved:
+            yield from leaves(item)
+    else:
+        yield saved
+
+
+RNG = np.random.default_rng(3)
+X, W, B = RNG.standard_normal((5, 4)), RNG.standard_normal((4, 4)) * 0.5, RNG.standard_normal(4)
+
+
+def test_a_template_only_value_is_saved_as_its_shape():
+    grad = sg.grad(rnn, (1, 2))
+    assert "stack.append(_sg.shape_of(_matmul))" in sg.source(grad)
+    _, saved = compiler.reverse_unit(rnn, ("w", "b")).forward(X, W, B)
+    shapes = [leaf for leaf in leaves(saved) if isinstance(leaf, SavedShape)]
+    assert len(shapes) == 6 and all(s.shape == (5, 4) for s in shapes)
+    dw, db = grad(X, W, B)
+    np.testing.assert_allclose(dw, numeric_grad(rnn, [X, W, B], 1), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(db, numeric_grad(rnn, [X, W, B], 2), rtol=1e-5, atol=1e-7)
+
+
+def test_a_value_also_read_otherwise_is_saved_whole():
+    grad = sg.grad(read_twice, 1)
+    assert "shape_of(z)" not in sg.source(grad)
+    x, w = RNG.standard_normal(3), RNG.standard_normal(3)
+    np.testing.assert_allclose(grad(x, w), numeric_grad(read_twice, [x, w], 1),
+                               rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("g, x", [
+    (np.ones((4, 3)), np.zeros((1, 3))),
+    (np.ones((2, 4, 3)), np.zeros(3)),
+    (np.ones((4, 3)) * (1 + 2j), np.zeros((4, 1))),
+    (np.ones(3) * (1 + 2j), np.zeros(3, dtype=complex)),
+    (np.ones(()), np.zeros(())),
+    (np.ones((4, 3), dtype=np.float32), np.zeros((4, 3))),
+])
+def test_unbroadcast_reads_a_saved_shape_as_the_array(g, x):
+    expected = unbroadcast(g, x)
+    got = unbroadcast(g, shape_of(x))
+    assert type(got) is type(expected) and got.shape == expected.shape
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    assert shape_of(2.5) == 2.5 and shape_of(np.float64(1.0)) == 1.0
