@@ -66,10 +66,10 @@ def _loop_fwd(step, carry, xs, args):
     return _run(step, carry, xs, args), (step, carry, xs, args)
 
 
-def _loop_bwd(saved, g):
+def _loop_bwd(saved, g, *, wrt=("carry", "xs", "args")):
     step, carry, xs, args = saved
     n = _length(xs)
-    schedule = _Revolve(step, xs, args)
+    schedule = _Revolve(step, xs, args, "xs" in wrt)
     snapshots = max(1, math.ceil(math.log2(max(n, 2))))
     dcarry = schedule.reverse(0, n, carry, g, snapshots)
     return None, dcarry, schedule.dxs, schedule.dargs
@@ -87,12 +87,15 @@ class _Revolve:
     """Reverse steps ``[start, end)`` from the carry at ``start``, storing at most
     ``snapshots`` further carries at a time (binomial checkpointing)."""
 
-    def __init__(self, step, xs, args):
+    def __init__(self, step, xs, args, with_xs=True):
         self.step, self.xs, self.args = step, xs, args
-        self.vjp = api.vjp(step, ("carry", "x", "args"))
+        self.with_xs = with_xs   # (no cotangent for the sequence when nobody reads it)
+        self.vjp = api.vjp(step, ("carry", "x", "args") if with_xs else ("carry", "args"))
         self.dargs = None
-        self.dxs = tuple(np.zeros(np.shape(x)) for x in xs) if isinstance(xs, tuple) \
-            else np.zeros(np.shape(xs))
+        self.dxs = None
+        if with_xs:
+            self.dxs = tuple(np.zeros(np.shape(x)) for x in xs) if isinstance(xs, tuple) \
+                else np.zeros(np.shape(xs))
 
     def advance(self, carry, start, stop):
         for t in range(start, stop):
@@ -118,12 +121,15 @@ class _Revolve:
 
     def reverse_step(self, t, carry, g):
         _, backward = self.vjp(carry, _slice(self.xs, t), self.args)
-        dcarry, dx, dargs = backward(g)
-        if isinstance(self.xs, tuple):
-            for total, part in zip(self.dxs, dx):
-                total[t] += part
+        if not self.with_xs:
+            dcarry, dargs = backward(g)
         else:
-            self.dxs[t] += dx
+            dcarry, dx, dargs = backward(g)
+            if isinstance(self.xs, tuple):
+                for total, part in zip(self.dxs, dx):
+                    total[t] += part
+            else:
+                self.dxs[t] += dx
         self.dargs = dargs if self.dargs is None else _add(self.dargs, dargs)
         return dcarry
 

@@ -20,6 +20,11 @@ backward sweep calls ``clip_norm_bwd``::
     ...
     dx_clip_norm, = clip_norm_backward(clip_norm_saved, dy)   # bound to clip_norm_bwd
 
+A ``bwd`` with a keyword-only parameter ``wrt`` is told the names of the parameters whose
+cotangents the caller uses (``bwd(residuals, g, wrt=("x",))``), so it may skip the others
+(return None for them): ``checkpoint_loop`` does not build its sequence's cotangent when
+nobody reads it.
+
 ``custom_jvp`` takes ``jvp(primals, tangents) -> (value, tangent)`` and is called the
 same way by forward-mode code. Each mode falls back to differentiating the function
 itself when only the other mode's rule is given.
@@ -81,8 +86,11 @@ class custom_vjp(_Custom):
         single = isinstance(wrt, str)
         names = (wrt,) if single else tuple(wrt)
         picks = [self.params.index(p) for p in names]
+        bwd = self.bwd
+        if _takes_wrt(bwd):   # (it may skip the cotangents nobody uses)
+            bwd = functools.partial(self.bwd, wrt=names)
         direct = names == self.params and not single   # generated code unpacks the tuple
-        backward = self.bwd if direct else _picking(self.bwd, picks, single)
+        backward = bwd if direct else _picking(bwd, picks, single)
         forward = self.fwd
 
         def grad(*args):
@@ -135,6 +143,15 @@ class custom_jvp(_Custom):
 
     def srcgrad_reverse_unit(self, wrt):
         return compiler.reverse_unit(self.fn, wrt)
+
+
+def _takes_wrt(bwd):
+    """Does ``bwd`` take a keyword-only ``wrt``?"""
+    try:
+        parameter = inspect.signature(bwd).parameters.get("wrt")
+    except (TypeError, ValueError):   # (a callable without a signature)
+        return False
+    return parameter is not None and parameter.kind is inspect.Parameter.KEYWORD_ONLY
 
 
 def _picking(bwd, picks, single):

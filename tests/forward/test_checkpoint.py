@@ -117,3 +117,41 @@ def test_show_forward_mode_on_the_command_line(tmp_path):
                           "--mode", "forward", "--color", "never"],
                          capture_output=True, text=True, check=True).stdout
     assert "def cube_jvp(x, x_dot):" in out and "x_dot * 3 * x ** 2" in out
+
+
+def test_checkpoint_loop_gradient_of_its_sequence_against_finite_differences():
+    args = _rnn_inputs(5, seed=3)
+    v = np.random.default_rng(6).standard_normal(args[2].shape)
+    dxs = sg.grad(rnn_checkpointed, 2)(*args)
+    np.testing.assert_allclose(dxs, sg.grad(rnn_plain, 2)(*args), rtol=1e-12, atol=1e-300)
+    assert close(np.sum(dxs * v), directional_difference(rnn_checkpointed, args, 2, v))
+
+
+def test_a_bwd_taking_wrt_is_told_which_cotangents_are_used():
+    asked = []
+
+    @sg.custom_vjp
+    def scaled(x, w):
+        return np.sum(x * w)
+
+    def scaled_fwd(x, w):
+        return scaled(x, w), (x, w)
+
+    def scaled_bwd(saved, g, *, wrt):
+        asked.append(wrt)
+        x, w = saved
+        return (g * w if "x" in wrt else None), (g * x if "w" in wrt else None)
+
+    scaled.defvjp(scaled_fwd, scaled_bwd)
+
+    def loss(x, w):
+        return scaled(x, w) ** 2
+
+    x, w = np.array([1.0, 2.0]), np.array([3.0, -1.0])
+    total = np.sum(x * w)
+    np.testing.assert_allclose(sg.grad(loss, 1)(x, w), 2 * total * x)
+    assert asked == [("w",)]
+    dx, dw = sg.grad(loss, (0, 1))(x, w)
+    np.testing.assert_allclose(dx, 2 * total * w)
+    np.testing.assert_allclose(dw, 2 * total * x)
+    assert asked[-1] == ("x", "w")
