@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from srcgrad.runtime.core import _NDARRAY, _float_dtype, unbroadcast
+from srcgrad.runtime.core import _NDARRAY, SavedShape, _float_dtype, unbroadcast
 
 
 # -- partials used by rule rows ----------------------------------------------------------
@@ -92,7 +92,7 @@ def _expand(g, a, axis, keepdims):
 
 def sum_adjoint(g, a, axis, keepdims):
     """``g`` spread back over the axes ``np.sum`` reduced: a new array shaped like ``a``."""
-    if type(a) is _NDARRAY:
+    if type(a) is _NDARRAY or type(a) is SavedShape:
         shape, dtype = a.shape, a.dtype
         if dtype.kind not in "fc":
             dtype = np.dtype(np.float64)
@@ -127,8 +127,9 @@ def _spread(g, shape, axis, keepdims, dtype):
 
 
 def mean_adjoint(g, a, axis, keepdims):
-    count = np.size(a) if axis is None else math.prod(   # a Python int keeps float32
-        np.shape(a)[ax] for ax in (axis if isinstance(axis, tuple) else (axis,)))
+    shape = np.shape(a)   # (a SavedShape too)
+    count = math.prod(shape) if axis is None else math.prod(   # a Python int keeps float32
+        shape[ax] for ax in (axis if isinstance(axis, tuple) else (axis,)))
     out = sum_adjoint(g, a, axis, keepdims)
     if out is g or type(out) is not _NDARRAY:
         return out / count

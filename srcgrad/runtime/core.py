@@ -36,9 +36,9 @@ def stop_gradient(x):
 
 # -- shapes and zeros ------------------------------------------------------------------
 class SavedShape:
-    """What ``unbroadcast`` reads of an array: its shape and dtype. Saved in a loop in
-    place of an array the backward sweep reads only as ``unbroadcast``'s template, so the
-    array itself can be freed (``optimize.shape_saves``)."""
+    """What ``unbroadcast``, ``sum_adjoint``, ``mean_adjoint`` and ``zeros_like`` read of
+    an array: its shape and dtype. Saved in a loop in place of an array the backward sweep
+    reads only so, so that the array itself can be freed (``optimize.shape_saves``)."""
 
     __slots__ = ("shape", "dtype")
 
@@ -47,7 +47,7 @@ class SavedShape:
 
 
 def shape_of(x):
-    """``x`` as ``unbroadcast``'s template: a ``SavedShape`` for an array, else ``x``."""
+    """``x`` as a shape to save: a ``SavedShape`` for an array, else ``x`` itself."""
     return SavedShape(x.shape, x.dtype) if type(x) is _NDARRAY else x
 
 
@@ -147,7 +147,7 @@ def zeros_like(x):
     """A zero cotangent shaped like ``x``: floats stay floats, ints become floats; a list
     or tuple gets a list of zeros; a dict or another object gets an empty (sparse) dict
     that ``restructure`` fills in."""
-    if type(x) is _NDARRAY:
+    if type(x) is _NDARRAY or type(x) is SavedShape:
         return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
     if (isinstance(x, (list, tuple)) and not hasattr(x, "_fields")) or isinstance(x, _DICT_VIEWS):
         return [zeros_like(v) for v in x]

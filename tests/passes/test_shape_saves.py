@@ -6,7 +6,14 @@ import pytest
 
 import srcgrad as sg
 from srcgrad import compiler
-from srcgrad.runtime import SavedShape, shape_of, unbroadcast
+from srcgrad.runtime import (
+    SavedShape,
+    mean_adjoint,
+    shape_of,
+    sum_adjoint,
+    unbroadcast,
+    zeros_like,
+)
 from tests.conftest import numeric_grad
 
 
@@ -23,6 +30,15 @@ def read_twice(x, w):
         z = h * w
         h = np.sin(z) + z * 0.5
     return np.sum(h)
+
+
+def mean_loop(x, w):
+    total = 0.0
+    h = x
+    for _ in range(3):
+        h = np.tanh(h * w)
+        total = total + np.mean(h ** 2, axis=0)
+    return np.sum(total)
 
 
 def leaves(saved):
@@ -71,3 +87,27 @@ def test_unbroadcast_reads_a_saved_shape_as_the_array(g, x):
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got, expected)
     assert shape_of(2.5) == 2.5 and shape_of(np.float64(1.0)) == 1.0
+
+
+def test_mean_adjoints_argument_is_saved_as_its_shape():
+    grad = sg.grad(mean_loop, 1)
+    assert "stack.append(_sg.shape_of(_pow))" in sg.source(grad)
+    x, w = RNG.standard_normal((4, 3)), RNG.standard_normal(3)
+    np.testing.assert_allclose(grad(x, w), numeric_grad(mean_loop, [x, w], 1),
+                               rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("a, axis, keepdims", [
+    (np.ones((3, 4)), None, False),
+    (np.ones((3, 4)), 1, False),
+    (np.ones((3, 4), dtype=np.float32), (0, 1), True),
+    (np.arange(6).reshape(2, 3), 0, False),
+])
+def test_reductions_and_zeros_read_a_saved_shape_as_the_array(a, axis, keepdims):
+    g = 2.0 if axis is None else np.ones(np.sum(a, axis=axis, keepdims=keepdims).shape)
+    for adjoint in (sum_adjoint, mean_adjoint):
+        expected, got = adjoint(g, a, axis, keepdims), adjoint(g, shape_of(a), axis, keepdims)
+        assert type(got) is type(expected) and got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+    expected, got = zeros_like(a), zeros_like(shape_of(a))
+    assert got.dtype == expected.dtype and got.shape == expected.shape and not got.any()
