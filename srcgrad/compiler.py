@@ -368,23 +368,14 @@ def _container_params(node, params):
 
 def _maybe_undefined(forward):
     """The saved variables some save of which may run before they are defined."""
-    return {stmt.saved for stmt in _walk_statements(forward)
+    return {stmt.saved for stmt in syntax.statements(forward)
             if getattr(stmt, "saved", None) is not None
             and getattr(stmt, "maybe_undefined", False)}
 
 
-def _walk_statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and isinstance(stmt, gast.stmt):
-                yield from _walk_statements(inner)
-
-
 def _assigned(body):
     names = set()
-    for stmt in _walk_statements(body):
+    for stmt in syntax.statements(body):
         for node in syntax.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 names.add(node.id)
@@ -401,7 +392,7 @@ def _loaded(node_or_body):
 
 def _order(forward, params):
     order = {p: i for i, p in enumerate(params)}
-    for stmt in _walk_statements(forward):
+    for stmt in syntax.statements(forward):
         for node in syntax.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 order.setdefault(node.id, len(order))

@@ -254,6 +254,17 @@ def names_in(node, ctx=None):
             if type(sub) is name_class and (ctx is None or isinstance(sub.ctx, ctx))]
 
 
+def statements(body):
+    """Every statement of ``body``, those of nested blocks (``body``, ``orelse``,
+    ``finalbody``) included, in order."""
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and isinstance(stmt, gast.stmt):
+                yield from statements(inner)
+
+
 def loaded_names(node):
     return names_in(node, gast.Load)
 

@@ -16,6 +16,7 @@ Before::                                   After (``i`` is never read backward):
 
 from __future__ import annotations
 
+from srcgrad import syntax
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import live_names
 from srcgrad.syntax import gast
@@ -23,15 +24,6 @@ from srcgrad.syntax import gast
 
 def _is_save(stmt):
     return getattr(stmt, "saved", None) is not None
-
-
-def _statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list):
-                yield from _statements(inner)
 
 
 def _loaded(stmt):
@@ -58,19 +50,19 @@ def prune_saves(forward, backward, live_out=()):
         cfg = CFG([], backward)
         live_after = live_names(cfg, frozenset(live_out))
         read = {}
-        for stmt in _statements(backward):
+        for stmt in syntax.statements(backward):
             if _is_save(stmt):
                 node = cfg.by_stmt.get(id(stmt))
                 live = node is not None and stmt.saved in live_after[node]
                 read[stmt.saved] = read.get(stmt.saved, False) or live
         unread = {name for name, live in read.items() if not live}
-        unread |= {s.saved for s in _statements(forward) if _is_save(s)} - set(read)
+        unread |= {s.saved for s in syntax.statements(forward) if _is_save(s)} - set(read)
         if not unread:
             break
         needed = set(read) - unread
         forward = _drop(forward, needed)
         backward = _drop(backward, needed)
-    kept = {s.saved for s in _statements(forward) if _is_save(s)}
+    kept = {s.saved for s in syntax.statements(forward) if _is_save(s)}
     return forward, backward, kept
 
 

@@ -23,16 +23,6 @@ from __future__ import annotations
 from srcgrad import syntax
 from srcgrad.syntax import gast
 
-
-def _statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list):
-                yield from _statements(inner)
-
-
 # runtime helper -> the position of the argument it reads only for its shape
 SHAPE_ARGUMENTS = {"unbroadcast": 1, "sum_adjoint": 1, "mean_adjoint": 1, "zeros_like": 0}
 
@@ -53,7 +43,7 @@ def _shape_only(backward):
     """The names restored by a plain ``v = stack.pop()`` that the backward sweep reads
     only for their shape."""
     restored, other_restores = set(), set()
-    for stmt in _statements(backward):
+    for stmt in syntax.statements(backward):
         if getattr(stmt, "saved", None) is not None:
             plain = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
                 isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id == stmt.saved
@@ -76,7 +66,7 @@ def save_shapes(forward, backward):
     names = _shape_only(backward)
     if not names:
         return forward
-    for stmt in _statements(forward):
+    for stmt in syntax.statements(forward):
         if getattr(stmt, "saved", None) in names and isinstance(stmt, gast.Expr):
             call = stmt.value
             value = call.args[0] if isinstance(call, gast.Call) and call.args else None
