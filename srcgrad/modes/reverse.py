@@ -31,6 +31,7 @@ from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
 from srcgrad.modes.calls import classify_call, generated_variant, is_array_attribute
+from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
     OWNED,
@@ -60,7 +61,7 @@ class ReverseResult:
     seed_helper: str = "_sg.seed"   # what the fused functions call to seed the output
 
 
-class ReverseMode(ContainerAdjoints, LoopAdjoints):
+class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
     def __init__(self, parsed, node, wrt, namer, callee_names, eager=False,
                  scalar_params=False):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
@@ -370,43 +371,6 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints):
             negated = gast.UnaryOp(op=gast.Not(), operand=syntax.clone(stmt.test))
             return [gast.If(test=negated, body=else_code, orelse=[])]
         return [gast.If(test=stmt.test, body=then_code, orelse=else_code)]
-
-    # -- adjoint bookkeeping ---------------------------------------------------------------
-    def accumulate(self, var, contribution, state, owned=None):
-        """``dvar = contribution`` the first time, ``dvar += contribution`` after."""
-        adjoint = self.namer.adjoint(var)
-        if owned is None:
-            owned = isinstance(contribution, (gast.BinOp, gast.UnaryOp))
-        if var not in state:
-            state[var] = OWNED if owned else SHARED
-            return [syntax.assign(adjoint, contribution)]
-        if var in self.containers:
-            state[var] = OWNED
-            return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
-        if state[var] == OWNED:
-            return syntax.quote("d += c", d=adjoint, c=contribution)
-        state[var] = OWNED
-        return syntax.quote("d = d + c", d=adjoint, c=contribution)
-
-    def add_at(self, var, index, contribution, state):
-        """``dvar[index] += contribution`` into a buffer this function owns."""
-        out = self.own(var, state)
-        out += syntax.quote("_sg.add_at(d, i, c)", d=self.namer.adjoint(var),
-                            i=syntax.index_value(index), c=contribution)
-        return out
-
-    def own(self, var, state):
-        adjoint = self.namer.adjoint(var)
-        if var not in state:
-            return self.materialize(var, state)
-        if state[var] == SHARED:
-            state[var] = OWNED
-            return syntax.quote("d = _sg.snapshot(d)", d=adjoint)
-        return []
-
-    def materialize(self, var, state):
-        state[var] = OWNED
-        return syntax.quote("d = _sg.zeros_like(x)", d=self.namer.adjoint(var), x=var)
 
 
 def _container_names(body, params):

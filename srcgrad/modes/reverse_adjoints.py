@@ -1,0 +1,58 @@
+"""How the backward sweep adds a contribution to an adjoint (``AdjointBookkeeping``).
+
+An adjoint starts as the first contribution itself (no zeros, no copy), is added to out
+of place while its buffer may be shared with another name, and in place once it is this
+function's own::
+
+    dz = d_add                  # first contribution: shared with d_add
+    dz = dz + d_mul             # second: a new buffer, now ours
+    dz += d_sub                 # third: in place
+    _sg.add_at(dz, i, d_item)   # an item: into a buffer we own (snapshot or zeros first)
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.modes.reverse_common import OWNED, SHARED
+from srcgrad.syntax import gast
+
+
+class AdjointBookkeeping:
+    """Mixed into ``ReverseMode``: ``state`` maps a name to whether its adjoint's buffer
+    is ``OWNED`` or ``SHARED`` (absent: symbolically zero so far)."""
+
+    def accumulate(self, var, contribution, state, owned=None):
+        """``dvar = contribution`` the first time, ``dvar += contribution`` after."""
+        adjoint = self.namer.adjoint(var)
+        if owned is None:
+            owned = isinstance(contribution, (gast.BinOp, gast.UnaryOp))
+        if var not in state:
+            state[var] = OWNED if owned else SHARED
+            return [syntax.assign(adjoint, contribution)]
+        if var in self.containers:
+            state[var] = OWNED
+            return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
+        if state[var] == OWNED:
+            return syntax.quote("d += c", d=adjoint, c=contribution)
+        state[var] = OWNED
+        return syntax.quote("d = d + c", d=adjoint, c=contribution)
+
+    def add_at(self, var, index, contribution, state):
+        """``dvar[index] += contribution`` into a buffer this function owns."""
+        out = self.own(var, state)
+        out += syntax.quote("_sg.add_at(d, i, c)", d=self.namer.adjoint(var),
+                            i=syntax.index_value(index), c=contribution)
+        return out
+
+    def own(self, var, state):
+        adjoint = self.namer.adjoint(var)
+        if var not in state:
+            return self.materialize(var, state)
+        if state[var] == SHARED:
+            state[var] = OWNED
+            return syntax.quote("d = _sg.snapshot(d)", d=adjoint)
+        return []
+
+    def materialize(self, var, state):
+        state[var] = OWNED
+        return syntax.quote("d = _sg.zeros_like(x)", d=self.namer.adjoint(var), x=var)
