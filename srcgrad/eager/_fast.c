@@ -35,6 +35,17 @@ static PyObject *EMPTY;             /* () */
 static PyObject *S_value, *S_shape, *S_pop, *S_gradient, *S_record_ran, *S_finish_direct;
 static PyObject *S_function, *S_dtype, *S_static_failed, *S_static_pairs;
 
+/* Has ``setup`` given the types? (A RuntimeError if not.) */
+static int
+set_up(void)
+{
+    if (TENSOR != NULL)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError,
+                    "srcgrad.eager._fast: setup() was not called (import srcgrad.eager.fastpath)");
+    return 0;
+}
+
 /* ---- PendingCall -------------------------------------------------------------------- */
 
 typedef struct {
@@ -387,7 +398,7 @@ static PyObject *
 tape_gradient(Tape *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (nargs == 2 && kwnames == NULL) {   /* tape.gradient(target, sources) */
+    if (nargs == 2 && kwnames == NULL && TENSOR != NULL) {   /* gradient(target, sources) */
         PyObject *grads = direct_gradients(self, args[0], args[1]);
         if (grads != NULL || PyErr_Occurred())
             return grads;
@@ -522,6 +533,8 @@ record_direct(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "record_direct(units, args, kwargs)");
         return NULL;
     }
+    if (!set_up())
+        return NULL;
     PyObject *units = args[0], *call_args = args[1], *kwargs = args[2];
     if (kwargs != Py_None && (!PyDict_Check(kwargs) || PyDict_GET_SIZE(kwargs) != 0))
         return Py_NewRef(GENERAL);
@@ -702,6 +715,8 @@ run_static(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "run_static(plan, args, kwargs)");
         return NULL;
     }
+    if (!set_up())
+        return NULL;
     Implicit *plan = (Implicit *)args[0];
     PyObject *call_args = args[1], *kwargs = args[2], *ran = NULL, *result = NULL;
     if (plan->static_variant == NULL || plan->static_variant == Py_None) {
