@@ -2,7 +2,8 @@
 
 ``emit_module(functions, ...)`` compiles each function w.r.t. all its parameters, follows
 the units of the user functions they call, and writes every unit's generated source into
-one module that needs only NumPy and ``srcgrad.runtime``:
+one module that needs only NumPy and ``srcgrad.runtime`` (and, for a callee with a
+``custom_vjp`` rule, the user's module its ``fwd`` and ``bwd`` are imported from):
 
 - each function's four generated functions keep their names (``loss_grad``...), with a
   suffix only where two would collide; calls between units are renamed to match;
@@ -67,6 +68,16 @@ class _Unit:
     names: dict          # role -> name in the emitted module
     idents: set          # identifiers in its source that keep their names
     aliases: dict        # alias in its source -> (callee unit, role)
+    customs: dict = dataclasses.field(default_factory=dict)   # alias -> (custom unit, role)
+
+
+@dataclasses.dataclass
+class _Custom:
+    """A ``custom_vjp`` callee: its rule's two functions, imported from the user's module,
+    behind a forward/backward pair named for this module."""
+
+    unit: object         # the custom unit (``srcgrad.custom``) for one wrt
+    names: dict = dataclasses.field(default_factory=dict)   # role -> emitted name
 
 
 def emit_module(functions, module_names=None, source_label="", command=""):
@@ -76,12 +87,16 @@ def emit_module(functions, module_names=None, source_label="", command=""):
     module (for a file loaded by path); ``command`` is shown as how to regenerate."""
     module_names = module_names or {}
     units = _collect([compiler.reverse_unit(fn, _all_params(fn)) for fn in functions])
+    customs = _customs(units)
     imports = _Imports(module_names)
     for entry in units:
         _find_globals(entry, imports)
-    _assign_names(units, imports)
-    header = _header(source_label, command, functions)
-    bodies = [_unit_text(entry, units, imports) for entry in units]
+    for custom in customs.values():
+        _import_rule(custom, imports)
+    _assign_names(units, customs.values(), imports)
+    header = _header(source_label, command, functions, bool(customs))
+    bodies = [_custom_text(custom, imports) for custom in customs.values()]
+    bodies += [_unit_text(entry, units, customs, imports) for entry in units]
     return header + imports.text() + "\n\n" + "\n\n\n".join(bodies)
 
 
@@ -102,8 +117,11 @@ def _collect(roots):
             return
         seen.add(id(unit))
         aliases = {**_callee_aliases(unit), **_scalar_variants(unit)}
-        placeholders = set(unit.module.functions.values()) | set(aliases)
-        entry = _Unit(unit, {}, _identifiers(unit.module.source) - placeholders, aliases)
+        customs = {alias: link for alias, link in unit.callees.items()
+                   if not isinstance(link[0], compiler.ReverseUnit)}
+        placeholders = set(unit.module.functions.values()) | set(aliases) | set(customs)
+        entry = _Unit(unit, {}, _identifiers(unit.module.source) - placeholders, aliases,
+                      customs)
         order.append(entry)
         for callee, _ in entry.aliases.values():
             visit(callee)
@@ -115,14 +133,70 @@ def _collect(roots):
 
 def _callee_aliases(unit):
     """``{alias: (callee unit, role)}`` for the other units' functions ``unit`` calls."""
-    aliases = {}
-    for alias, value in sorted(dict.items(unit.namespace)):
-        callee = getattr(value, "unit", None)
-        if callee is None or callee is unit or not isinstance(callee, compiler.ReverseUnit):
-            continue
-        role = next(r for r, f in callee.functions.items() if f is value)
-        aliases[alias] = (callee, role)
-    return aliases
+    return {alias: (callee, role) for alias, (callee, role) in sorted(unit.callees.items())
+            if isinstance(callee, compiler.ReverseUnit) and callee is not unit}
+
+
+def _customs(units):
+    """``{id(custom unit): _Custom}`` for the ``custom_vjp`` callees of ``units``."""
+    found = {}
+    for entry in units:
+        for custom_unit, _ in entry.customs.values():
+            found.setdefault(id(custom_unit), _Custom(custom_unit))
+    return found
+
+
+def _rule_of(custom_unit):
+    """The ``custom_vjp`` object behind a custom unit, and its ``fwd`` and ``bwd``."""
+    rule = custom_unit.fn
+    return rule, getattr(rule, "fwd", None), getattr(rule, "bwd", None)
+
+
+def _import_rule(custom, imports):
+    """Register, for import, the two functions of a ``custom_vjp`` rule; an EmitError
+    when they cannot be imported by name (a ``checkpoint``'s rule lives in srcgrad)."""
+    rule, fwd, bwd = _rule_of(custom.unit)
+    for function in (fwd, bwd):
+        module = getattr(function, "__module__", "") or ""
+        importable = isinstance(function, types.FunctionType) and \
+            function.__globals__.get(function.__name__) is function
+        if not importable or module == "srcgrad" or module.startswith("srcgrad."):
+            raise EmitError(
+                f"{getattr(rule, '__qualname__', rule)} has its own derivative rule "
+                f"(custom_vjp or checkpoint), whose function "
+                f"{getattr(function, '__qualname__', function)} the emitted module cannot "
+                "import by name: define fwd and bwd at module level (a checkpoint's rule "
+                "lives in srcgrad and cannot be emitted)")
+        imports.add(custom.unit, function.__globals__, function.__name__)
+
+
+def _custom_text(custom, imports):
+    """The forward/backward pair the generated code calls for a ``custom_vjp`` callee."""
+    rule, fwd, bwd = _rule_of(custom.unit)
+    bound = imports.renames.get(id(custom.unit), {})
+    fwd_name, bwd_name = (bound.get(f.__name__, f.__name__) for f in (fwd, bwd))
+    wrt = custom.unit.wrt
+    names = (wrt,) if isinstance(wrt, str) else tuple(wrt)
+    from srcgrad.custom import _takes_wrt
+
+    extra = f", wrt={names!r}" if _takes_wrt(bwd) else ""
+    picks = [rule.params.index(p) for p in names]
+    if isinstance(wrt, str):
+        result = f"grads[{picks[0]}]"
+    elif names == rule.params:
+        result = "grads"
+    else:
+        items = ", ".join(f"grads[{i}]" for i in picks)
+        result = f"({items},)" if len(picks) == 1 else f"({items})"
+    fn = inspect.unwrap(rule.fn)
+    where = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
+    return (f"# {fn.__qualname__} ({where}): custom_vjp, wrt {', '.join(names) or '()'}; "
+            f"its rule is {fwd.__name__} and {bwd.__name__}.\n"
+            f"def {custom.names['forward']}(*args):\n"
+            f"    return {fwd_name}(*args)\n\n\n"
+            f"def {custom.names['backward']}(saved, g):\n"
+            f"    grads = {bwd_name}(saved, g{extra})\n"
+            f"    return {result}\n")
 
 
 def _scalar_variants(unit):
@@ -144,28 +218,39 @@ def _tokens(source):
     return list(tokenize.generate_tokens(io.StringIO(source).readline))
 
 
-def _assign_names(units, imports):
-    """Give each generated function a module-wide unique name, the unit's own if free."""
+def _assign_names(units, customs, imports):
+    """Give each generated function a module-wide unique name, the unit's own if free
+    (a ``custom_vjp`` callee's pair: ``<name>_forward`` and ``<name>_backward``)."""
     taken = set(RESERVED) | set(imports.bound_names())
     for entry in units:
         taken |= entry.idents
+
+    def fresh(base):
+        name, counter = base, 1
+        while name in taken:
+            name, counter = f"{base}_{counter}", counter + 1
+        taken.add(name)
+        return name
+
     for entry in units:
         for role in ROLES:
             base = entry.unit.module.functions[role]
             base += "_scalars" if getattr(entry.unit, "scalars", False) else ""
-            name, counter = base, 1
-            while name in taken:
-                name, counter = f"{base}_{counter}", counter + 1
-            entry.names[role] = name
-            taken.add(name)
+            entry.names[role] = fresh(base)
+    for custom in customs:
+        base = getattr(custom.unit.fn, "__name__", "custom")
+        for role in ("forward", "backward"):
+            custom.names[role] = fresh(f"{base}_{role}")
 
 
-def _unit_text(entry, units, imports):
+def _unit_text(entry, units, customs, imports):
     unit = entry.unit
     by_unit = {id(e.unit): e for e in units}
     mapping = {unit.module.functions[role]: entry.names[role] for role in ROLES}
     for alias, (callee, role) in entry.aliases.items():
         mapping[alias] = by_unit[id(callee)].names[role]
+    for alias, (custom_unit, role) in entry.customs.items():
+        mapping[alias] = customs[id(custom_unit)].names[role]
     mapping.update(imports.renames.get(id(unit), {}))
     lines = unit.module.source.splitlines(keepends=True)
     while lines and lines[0].startswith("#"):
@@ -197,8 +282,10 @@ def _rename(source, mapping):
     return "".join(lines)
 
 
-def _header(source_label, command, functions):
+def _header(source_label, command, functions, with_rules=False):
     names = ", ".join(fn.__name__ for fn in functions)
+    needs = "NumPy, srcgrad.runtime and the modules its custom_vjp rules come from" \
+        if with_rules else "only NumPy and srcgrad.runtime"
     regenerate = f"\nRegenerate with: {command}\n" if command else ""
     return (f'"""Derivatives of {source_label or names}, generated ahead of time by srcgrad '
             f"{srcgrad.__version__}.\n{regenerate}\n"
@@ -207,7 +294,7 @@ def _header(source_label, command, functions):
             "    f_grad(*args) -> gradients             f_value_and_grad(*args) -> (value, "
             "gradients)\n"
             "with a tuple of gradients, one per parameter (a function of one parameter\n"
-            "returns its gradient itself). Needs only NumPy and srcgrad.runtime.\n"
+            f"returns its gradient itself). Needs {needs}.\n"
             '"""\n\n')
 
 
@@ -215,7 +302,8 @@ def _find_globals(entry, imports):
     """Register, for import, each user global the unit's generated code reads."""
     unit = entry.unit
     fn = inspect.unwrap(unit.fn)
-    defined = set(unit.module.functions.values()) | set(entry.aliases) | _PROVIDED
+    defined = set(unit.module.functions.values()) | set(entry.aliases) | \
+        set(entry.customs) | _PROVIDED
     closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     free = _free_names(unit.module.source)
     imports.provided |= free & _PROVIDED

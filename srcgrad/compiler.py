@@ -56,6 +56,7 @@ class ReverseUnit:
     eager: bool = False                 # Variable reads are sources (see module doc)
     scalars: bool = False               # specialized for scalar arguments
     functions: dict = dataclasses.field(default_factory=dict)
+    callees: dict = dataclasses.field(default_factory=dict)   # alias -> (callee unit, role)
     _dependents: list = dataclasses.field(default_factory=list)
 
     @property
@@ -192,6 +193,8 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
     for entry in callee_aliases.values():
         if len(entry) == 3:
             forward_alias, backward_alias, callee_unit = entry
+            unit.callees[forward_alias] = (callee_unit, "forward")
+            unit.callees[backward_alias] = (callee_unit, "backward")
             callee_unit._dependents.append(
                 (unit.namespace, [(forward_alias, "forward"), (backward_alias, "backward")]))
             if callee_unit.functions:

@@ -184,7 +184,7 @@ def test_emit_prints_to_standard_output_without_o(project):
     assert json.dumps(result.stdout)   # text, not bytes
 
 
-def test_emit_refuses_custom_rules_with_a_clear_message(tmp_path):
+def test_emit_refuses_a_custom_rule_it_cannot_import_with_a_clear_message(tmp_path):
     write_files(tmp_path, {"custom.py": """
         import numpy as np
         import srcgrad as sg
@@ -204,6 +204,69 @@ def test_emit_refuses_custom_rules_with_a_clear_message(tmp_path):
     """})
     result = run_cli(["emit", "custom.py"], tmp_path)
     assert result.returncode == 1 and "custom_vjp" in result.stderr
+    assert "define fwd and bwd at module level" in result.stderr
+
+
+CUSTOM = {"rules.py": """
+    import numpy as np
+    import srcgrad as sg
+
+
+    @sg.custom_vjp
+    def soft_clip(x, scale):
+        return scale * np.tanh(x / scale)
+
+
+    def soft_clip_fwd(x, scale):
+        t = np.tanh(x / scale)
+        return scale * t, (t, x, scale)
+
+
+    def soft_clip_bwd(saved, g, *, wrt):
+        t, x, scale = saved
+        dx = g * (1 - t ** 2) if "x" in wrt else None
+        dscale = np.sum(g * (t - x / scale * (1 - t ** 2))) if "scale" in wrt else None
+        return dx, dscale
+
+
+    soft_clip.defvjp(soft_clip_fwd, soft_clip_bwd)
+
+
+    @sg.differentiable
+    def loss(x, w):
+        return np.sum(soft_clip(x * w, 2.0) ** 2)
+"""}
+
+CUSTOM_CHECK = """
+import json
+import numpy as np
+import rules
+import rules_grad as g
+
+x, w = np.array([0.3, -1.2, 2.5]), 0.8
+dx, dw = g.loss_grad(x, w)
+eps, numeric = 1e-6, []
+for i in range(3):
+    e = np.zeros(3)
+    e[i] = eps
+    numeric.append((rules.loss(x + e, w) - rules.loss(x - e, w)) / (2 * eps))
+dw_numeric = (rules.loss(x, w + eps) - rules.loss(x, w - eps)) / (2 * eps)
+print(json.dumps({"dx": dx.tolist(), "dw": float(dw), "numeric": numeric,
+                  "dw_numeric": float(dw_numeric)}))
+"""
+
+
+def test_emit_imports_a_custom_rule_from_the_users_module(tmp_path):
+    freeze_srcgrad(tmp_path)
+    write_files(tmp_path, CUSTOM)
+    result = run_cli(["emit", "rules.py", "-o", "rules_grad.py"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "rules_grad.py").read_text()
+    assert "from rules import soft_clip_bwd, soft_clip_fwd" in text
+    assert "grads = soft_clip_bwd(saved, g, wrt=('x',))" in text   # only x carries one
+    done = last_json(run_python(CUSTOM_CHECK, tmp_path))
+    assert np.allclose(done["dx"], done["numeric"], atol=1e-6)
+    assert np.isclose(done["dw"], done["dw_numeric"], atol=1e-6)
 
 
 def test_marked_functions_are_found_behind_any_wrapper():
