@@ -26,15 +26,12 @@ import tokenize
 import types
 
 import srcgrad
-from srcgrad import api, compiler
+from srcgrad import aot_custom, api, compiler
 from srcgrad.codegen.naming import RESERVED
+from srcgrad.errors import EmitError
 
 _PROVIDED = {"np", "math", "_sg"}
 ROLES = ("forward", "backward", "grad", "value_and_grad")
-
-
-class EmitError(srcgrad.SrcgradError):
-    """A function's derivative cannot be written as a standalone module."""
 
 
 def differentiable_functions(module):
@@ -71,15 +68,6 @@ class _Unit:
     customs: dict = dataclasses.field(default_factory=dict)   # alias -> (custom unit, role)
 
 
-@dataclasses.dataclass
-class _Custom:
-    """A ``custom_vjp`` callee: its rule's two functions, imported from the user's module,
-    behind a forward/backward pair named for this module."""
-
-    unit: object         # the custom unit (``srcgrad.custom``) for one wrt
-    names: dict = dataclasses.field(default_factory=dict)   # role -> emitted name
-
-
 def emit_module(functions, module_names=None, source_label="", command=""):
     """The text of one module holding the derivatives of ``functions`` and their callees.
 
@@ -87,15 +75,15 @@ def emit_module(functions, module_names=None, source_label="", command=""):
     module (for a file loaded by path); ``command`` is shown as how to regenerate."""
     module_names = module_names or {}
     units = _collect([compiler.reverse_unit(fn, _all_params(fn)) for fn in functions])
-    customs = _customs(units)
+    customs = aot_custom.customs(units)
     imports = _Imports(module_names)
     for entry in units:
         _find_globals(entry, imports)
     for custom in customs.values():
-        _import_rule(custom, imports)
+        aot_custom.import_rule(custom, imports)
     _assign_names(units, customs.values(), imports)
     header = _header(source_label, command, functions, bool(customs))
-    bodies = [_custom_text(custom, imports) for custom in customs.values()]
+    bodies = [aot_custom.text(custom, imports) for custom in customs.values()]
     bodies += [_unit_text(entry, units, customs, imports) for entry in units]
     return header + imports.text() + "\n\n" + "\n\n\n".join(bodies)
 
@@ -135,68 +123,6 @@ def _callee_aliases(unit):
     """``{alias: (callee unit, role)}`` for the other units' functions ``unit`` calls."""
     return {alias: (callee, role) for alias, (callee, role) in sorted(unit.callees.items())
             if isinstance(callee, compiler.ReverseUnit) and callee is not unit}
-
-
-def _customs(units):
-    """``{id(custom unit): _Custom}`` for the ``custom_vjp`` callees of ``units``."""
-    found = {}
-    for entry in units:
-        for custom_unit, _ in entry.customs.values():
-            found.setdefault(id(custom_unit), _Custom(custom_unit))
-    return found
-
-
-def _rule_of(custom_unit):
-    """The ``custom_vjp`` object behind a custom unit, and its ``fwd`` and ``bwd``."""
-    rule = custom_unit.fn
-    return rule, getattr(rule, "fwd", None), getattr(rule, "bwd", None)
-
-
-def _import_rule(custom, imports):
-    """Register, for import, the two functions of a ``custom_vjp`` rule; an EmitError
-    when they cannot be imported by name (a ``checkpoint``'s rule lives in srcgrad)."""
-    rule, fwd, bwd = _rule_of(custom.unit)
-    for function in (fwd, bwd):
-        module = getattr(function, "__module__", "") or ""
-        importable = isinstance(function, types.FunctionType) and \
-            function.__globals__.get(function.__name__) is function
-        if not importable or module == "srcgrad" or module.startswith("srcgrad."):
-            raise EmitError(
-                f"{getattr(rule, '__qualname__', rule)} has its own derivative rule "
-                f"(custom_vjp or checkpoint), whose function "
-                f"{getattr(function, '__qualname__', function)} the emitted module cannot "
-                "import by name: define fwd and bwd at module level (a checkpoint's rule "
-                "lives in srcgrad and cannot be emitted)")
-        imports.add(custom.unit, function.__globals__, function.__name__)
-
-
-def _custom_text(custom, imports):
-    """The forward/backward pair the generated code calls for a ``custom_vjp`` callee."""
-    rule, fwd, bwd = _rule_of(custom.unit)
-    bound = imports.renames.get(id(custom.unit), {})
-    fwd_name, bwd_name = (bound.get(f.__name__, f.__name__) for f in (fwd, bwd))
-    wrt = custom.unit.wrt
-    names = (wrt,) if isinstance(wrt, str) else tuple(wrt)
-    from srcgrad.custom import _takes_wrt
-
-    extra = f", wrt={names!r}" if _takes_wrt(bwd) else ""
-    picks = [rule.params.index(p) for p in names]
-    if isinstance(wrt, str):
-        result = f"grads[{picks[0]}]"
-    elif names == rule.params:
-        result = "grads"
-    else:
-        items = ", ".join(f"grads[{i}]" for i in picks)
-        result = f"({items},)" if len(picks) == 1 else f"({items})"
-    fn = inspect.unwrap(rule.fn)
-    where = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
-    return (f"# {fn.__qualname__} ({where}): custom_vjp, wrt {', '.join(names) or '()'}; "
-            f"its rule is {fwd.__name__} and {bwd.__name__}.\n"
-            f"def {custom.names['forward']}(*args):\n"
-            f"    return {fwd_name}(*args)\n\n\n"
-            f"def {custom.names['backward']}(saved, g):\n"
-            f"    grads = {bwd_name}(saved, g{extra})\n"
-            f"    return {result}\n")
 
 
 def _scalar_variants(unit):

@@ -50,3 +50,7 @@ class MissingRuleError(TransformError):
 
 class GradientError(SrcgradError, ValueError):
     """A derivative was requested in a way that has no meaning (e.g. non-scalar output)."""
+
+
+class EmitError(SrcgradError):
+    """A function's derivative cannot be written as a standalone module (``emit``)."""
