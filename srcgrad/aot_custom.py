@@ -19,7 +19,7 @@ import inspect
 import os
 import types
 
-from srcgrad.custom import _takes_wrt
+from srcgrad.custom import takes_wrt
 from srcgrad.errors import EmitError
 
 
@@ -72,7 +72,7 @@ def text(custom, imports):
     fwd_name, bwd_name = (bound.get(f.__name__, f.__name__) for f in (fwd, bwd))
     wrt = custom.unit.wrt
     names = (wrt,) if isinstance(wrt, str) else tuple(wrt)
-    extra = f", wrt={names!r}" if _takes_wrt(bwd) else ""
+    extra = f", wrt={names!r}" if takes_wrt(bwd) else ""
     picks = [rule.params.index(p) for p in names]
     if isinstance(wrt, str):
         result = f"grads[{picks[0]}]"

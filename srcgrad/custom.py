@@ -87,7 +87,7 @@ class custom_vjp(_Custom):
         names = (wrt,) if single else tuple(wrt)
         picks = [self.params.index(p) for p in names]
         bwd = self.bwd
-        if _takes_wrt(bwd):   # (it may skip the cotangents nobody uses)
+        if takes_wrt(bwd):   # (it may skip the cotangents nobody uses)
             bwd = functools.partial(self.bwd, wrt=names)
         direct = names == self.params and not single   # generated code unpacks the tuple
         backward = bwd if direct else _picking(bwd, picks, single)
@@ -145,7 +145,7 @@ class custom_jvp(_Custom):
         return compiler.reverse_unit(self.fn, wrt)
 
 
-def _takes_wrt(bwd):
+def takes_wrt(bwd):
     """Does ``bwd`` take a keyword-only ``wrt``?"""
     try:
         parameter = inspect.signature(bwd).parameters.get("wrt")
