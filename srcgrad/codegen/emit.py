@@ -110,7 +110,7 @@ def _map_lines(code):
     for (stmt, chunk), tree in zip(code, parsed):
         start = starts[id(chunk)]
         chunk.last_code = tree.end_lineno - start
-        original = [s for s in _gast_statements([stmt]) if not syntax.is_comment(s)]
+        original = [s for s in syntax.statements([stmt]) if not syntax.is_comment(s)]
         for gen, orig in zip(syntax.statements([tree]), original):
             user_line = getattr(orig, "lineno", None)
             if user_line:
@@ -127,15 +127,6 @@ def _map_one_line(stmt, chunk):
     if user_line:
         chunk.line_map.append((0, user_line))
     return True
-
-
-def _gast_statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and isinstance(stmt, gast.stmt):
-                yield from _gast_statements(inner)
 
 
 def function_source(module, name):
