@@ -153,7 +153,8 @@ def leave_pending(plan, tape, value, saved, read):
 def run_static(plan, args, kwargs):
     """Run an implicit plan's variant (it returns the value, the Variables read and
     their cotangents); ``(value, [(gradient, variable), ...])``, or None when the
-    general code must answer."""
+    general code must answer. (The C twin pairs the usual gradients up itself; here
+    ``_static_pairs`` always does.)"""
     function = plan.static.function
     try:
         if plan.bound is None:
@@ -162,17 +163,6 @@ def run_static(plan, args, kwargs):
             value, variables, grads = function(plan.bound, *args, **kwargs)
     except AttributeError as error:
         return plan._static_failed(error)
-    if plan._picks and same(variables, plan._last_variables):   # the usual case
-        pairs = []
-        for i in plan._picks:
-            grad, variable = grads[i], variables[i]
-            kind = type(variable._value)
-            if type(grad) is not kind or kind is np.ndarray and \
-                    grad.dtype is not variable._value.dtype:
-                break   # (``finish`` makes it so)
-            pairs.append((grad, variable))
-        else:
-            return value, pairs
     return plan._static_pairs(value, variables, grads)
 
 

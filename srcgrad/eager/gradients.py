@@ -24,7 +24,6 @@ class UnconnectedGradients(enum.Enum):
 
 _NONE = UnconnectedGradients.NONE
 _TRACKED = (Tensor, VariableBase)
-_is = operator.is_
 _shape = operator.attrgetter("shape")
 
 
@@ -34,8 +33,7 @@ def _direct_gradients(pending, sources, zero, persistent):
     straight from the saved values, with no sweep. None when a source is anything else
     (the general sweep then answers)."""
     variables = pending.read
-    if type(sources) is list and len(sources) == len(variables) and \
-            all(map(_is, sources, variables)):   # the usual case
+    if type(sources) is list and structure.same(sources, variables):   # the usual case
         flat, picks = sources, None
     else:
         flat = structure.flatten(sources)
