@@ -72,20 +72,22 @@ def test_a_value_also_read_otherwise_is_saved_whole():
                                rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.parametrize("g, x", [
-    (np.ones((4, 3)), np.zeros((1, 3))),
-    (np.ones((2, 4, 3)), np.zeros(3)),
-    (np.ones((4, 3)) * (1 + 2j), np.zeros((4, 1))),
-    (np.ones(3) * (1 + 2j), np.zeros(3, dtype=complex)),
-    (np.ones(()), np.zeros(())),
-    (np.ones((4, 3), dtype=np.float32), np.zeros((4, 3))),
+G = np.arange(12.0).reshape(4, 3)
+
+
+@pytest.mark.parametrize("g, x, expected", [   # (the sums written out by hand)
+    (G, np.zeros((1, 3)), G.sum(axis=0, keepdims=True)),
+    (np.stack([G, 2 * G]), np.zeros(3), 3 * G.sum(axis=0)),
+    (G * (1 + 2j), np.zeros((4, 1)), G.sum(axis=1, keepdims=True)),
+    (G[0] * (1 + 2j), np.zeros(3, dtype=complex), G[0] * (1 + 2j)),
+    (np.asarray(5.0), np.zeros(()), np.asarray(5.0)),
+    (G.astype(np.float32), np.zeros((4, 3)), G.astype(np.float32)),
 ])
-def test_unbroadcast_reads_a_saved_shape_as_the_array(g, x):
-    expected = unbroadcast(g, x)
-    got = unbroadcast(g, shape_of(x))
-    assert type(got) is type(expected) and got.shape == expected.shape
-    assert got.dtype == expected.dtype
-    np.testing.assert_array_equal(got, expected)
+def test_unbroadcast_reads_a_saved_shape_as_the_array(g, x, expected):
+    for template in (x, shape_of(x)):
+        got = unbroadcast(g, template)
+        assert type(got) is np.ndarray and got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
     assert shape_of(2.5) == 2.5 and shape_of(np.float64(1.0)) == 1.0
 
 
@@ -105,9 +107,14 @@ def test_mean_adjoints_argument_is_saved_as_its_shape():
 ])
 def test_reductions_and_zeros_read_a_saved_shape_as_the_array(a, axis, keepdims):
     g = 2.0 if axis is None else np.ones(np.sum(a, axis=axis, keepdims=keepdims).shape)
-    for adjoint in (sum_adjoint, mean_adjoint):
-        expected, got = adjoint(g, a, axis, keepdims), adjoint(g, shape_of(a), axis, keepdims)
-        assert type(got) is type(expected) and got.dtype == expected.dtype
-        np.testing.assert_array_equal(got, expected)
-    expected, got = zeros_like(a), zeros_like(shape_of(a))
-    assert got.dtype == expected.dtype and got.shape == expected.shape and not got.any()
+    count = a.size if axis is None else np.prod([a.shape[i] for i in np.atleast_1d(axis)])
+    dtype = a.dtype if a.dtype.kind == "f" else np.float64
+    spread = np.full(a.shape, 2.0 if axis is None else 1.0, dtype=dtype)   # g, everywhere
+    for template in (a, shape_of(a)):
+        summed, mean = sum_adjoint(g, template, axis, keepdims), \
+            mean_adjoint(g, template, axis, keepdims)
+        assert summed.dtype == dtype and mean.dtype == dtype
+        np.testing.assert_array_equal(summed, spread)
+        np.testing.assert_allclose(mean, spread / count, rtol=1e-6)
+        zeros = zeros_like(template)
+        assert zeros.dtype == dtype and zeros.shape == a.shape and not zeros.any()
