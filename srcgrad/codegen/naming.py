@@ -18,6 +18,7 @@ class Namer:
 
     def __init__(self, taken=()):
         self.taken = set(taken) | RESERVED
+        self._next_suffix = {}     # base -> the first suffix not yet tried
         self._adjoints = {}
         self._tangents = {}
 
@@ -27,10 +28,11 @@ class Namer:
     def fresh(self, base):
         base = _sanitize(base)
         candidate = base
-        counter = 1
+        counter = self._next_suffix.get(base, 1)
         while candidate in self.taken:
             candidate = f"{base}_{counter}"
             counter += 1
+        self._next_suffix[base] = counter
         self.taken.add(candidate)
         return candidate
 
