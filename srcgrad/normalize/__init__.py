@@ -2,7 +2,8 @@
 
 Passes run in order (each in its own module, one rewrite each): ``local_functions``
 (collects nested ``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager
-units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``tuples`` -> ``rename``.
+units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``tuples`` -> ``branch_tests``
+-> ``rename``.
 The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls,
 ``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``, a
 trailing ``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
@@ -29,6 +30,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     callees' Variable reads must be wrapped)."""
     from srcgrad import syntax
     from srcgrad.normalize import anf, control_flow, desugar, rename, tuples, variables
+    from srcgrad.normalize.branch_tests import freeze_branch_tests
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
 
@@ -40,5 +42,6 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     inliner = Inliner(parsed, namer) if inline and not eager else None
     node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
     node.body = tuples.forward_tuple_items(node.body)
+    node.body = freeze_branch_tests(node.body, namer)
     node.body = rename.rename_reassignments(node.body, syntax.param_names(node.args), namer)
     return node

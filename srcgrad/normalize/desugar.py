@@ -55,13 +55,9 @@ def _desugar_augassign(stmt, namer):
     if isinstance(target, gast.Name):
         value = gast.BinOp(left=syntax.name(target.id), op=stmt.op, right=stmt.value)
         return [syntax.assign(target.id, value)]
-    # x[i] += v: evaluate the index once.
+    # x[i] += v: evaluate the index once (each part of it, as a slice is no value).
     prelude = []
-    index = target.slice
-    if not _is_simple_index(index):
-        index_name = namer.temp("index")
-        prelude.append(syntax.assign(index_name, index))
-        index = syntax.name(index_name)
+    index = _index_once(target.slice, namer, prelude)
     load = gast.Subscript(value=syntax.clone(target.value), slice=syntax.clone(index),
                           ctx=gast.Load())
     store = gast.Subscript(value=target.value, slice=index, ctx=gast.Store())
@@ -69,15 +65,21 @@ def _desugar_augassign(stmt, namer):
     return prelude + [syntax.assign(store, value)]
 
 
-def _is_simple_index(index):
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    for part in parts:
-        if isinstance(part, gast.Slice):
-            if not all(p is None or syntax.is_atom(p) for p in (part.lower, part.upper, part.step)):
-                return False
-        elif not syntax.is_atom(part):
-            return False
-    return True
+def _index_once(index, namer, prelude):
+    """``index`` with every part that is not an atom computed once into a temporary
+    (``x[:, i % 3]`` -> ``_index = i % 3`` and ``x[:, _index]``; slice bounds alike)."""
+    if isinstance(index, gast.Tuple):
+        return gast.Tuple(elts=[_index_once(part, namer, prelude) for part in index.elts],
+                          ctx=gast.Load())
+    if isinstance(index, gast.Slice):
+        bounds = [_index_once(b, namer, prelude) if b is not None else None
+                  for b in (index.lower, index.upper, index.step)]
+        return gast.Slice(lower=bounds[0], upper=bounds[1], step=bounds[2])
+    if syntax.is_atom(index):
+        return index
+    name = namer.temp("index")
+    prelude.append(syntax.assign(name, index))
+    return syntax.name(name)
 
 
 def _desugar_assign(targets, value, namer):

@@ -12,6 +12,11 @@ Before::                                   After (``i`` is never read backward):
     ...
     t = stack.pop()       # backward
     i = stack.pop()
+
+A write into an array (``x[i] = v``, restored by ``_sg.restore_item``) also changes every
+view of it: ``row = x[0]`` or ``xt = x.T`` taken earlier sees the restored values only
+if the save is kept, so the save of ``x`` counts as read when a name that may share
+storage with ``x`` is read afterwards (see ``storage_groups``).
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ def _loaded(stmt):
 def prune_saves(forward, backward, live_out=()):
     """Drop the save pairs of every variable none of whose restores is read afterwards
     (liveness over the backward sweep); return (forward, backward, names still saved)."""
+    sharing = storage_groups(forward)
     while True:
         cfg = CFG([], backward)
         live_after = live_names(cfg, frozenset(live_out))
@@ -53,7 +59,9 @@ def prune_saves(forward, backward, live_out=()):
         for stmt in syntax.statements(backward):
             if _is_save(stmt):
                 node = cfg.by_stmt.get(id(stmt))
-                live = node is not None and stmt.saved in live_after[node]
+                names = sharing.get(stmt.saved, {stmt.saved}) if _restores_item(stmt) \
+                    else {stmt.saved}
+                live = node is not None and not names.isdisjoint(live_after[node])
                 read[stmt.saved] = read.get(stmt.saved, False) or live
         unread = {name for name, live in read.items() if not live}
         unread |= {s.saved for s in syntax.statements(forward) if _is_save(s)} - set(read)
@@ -64,6 +72,70 @@ def prune_saves(forward, backward, live_out=()):
         backward = _drop(backward, needed)
     kept = {s.saved for s in syntax.statements(forward) if _is_save(s)}
     return forward, backward, kept
+
+
+def _restores_item(stmt):
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+        and syntax.dotted_name(stmt.value.func) == "_sg.restore_item"
+
+
+# Calls whose result may be (a view of) an argument: NumPy's view-making functions and
+# methods, and anything that is not a NumPy, math or runtime function (user code).
+_VIEW_FUNCTIONS = {
+    "reshape", "transpose", "ravel", "squeeze", "swapaxes", "moveaxis", "rollaxis",
+    "expand_dims", "broadcast_to", "broadcast_arrays", "asarray", "asanyarray",
+    "ascontiguousarray", "asfortranarray", "atleast_1d", "atleast_2d", "atleast_3d",
+    "diagonal", "view", "flip", "flipud", "fliplr", "rot90", "real", "imag", "split",
+    "array_split", "hsplit", "vsplit", "dsplit", "unstack", "nan_to_num", "matrix_transpose",
+    "permute_dims", "get_item", "snapshot",
+}
+
+
+def storage_groups(forward):
+    """name -> the set of names whose values may share storage with it (itself included):
+    ``b = a``, ``b = a[i]``, ``b = a.T``, ``b = a.reshape(...)``, ``b = (a, c)``,
+    ``for b in a``, ``b = user_function(a)`` link ``a`` and ``b``."""
+    parent = {}
+
+    def find(name):
+        while parent.get(name, name) != name:
+            name = parent[name]
+        return name
+
+    for stmt in syntax.statements(forward):
+        target, sources = _sharing_sources(stmt)
+        for source in sources:
+            parent.setdefault(target, target)
+            parent.setdefault(source, source)
+            parent[find(source)] = find(target)
+    groups = {}
+    for name in parent:
+        groups.setdefault(find(name), set()).add(name)
+    return {name: groups[find(name)] for name in parent}
+
+
+def _sharing_sources(stmt):
+    if isinstance(stmt, gast.For) and isinstance(stmt.target, gast.Name):
+        return stmt.target.id, syntax.loaded_names(stmt.iter)
+    if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
+        return None, []
+    value = stmt.value
+    if isinstance(value, (gast.Name, gast.Subscript, gast.Attribute, gast.Tuple, gast.List,
+                          gast.Dict, gast.IfExp)):
+        return stmt.targets[0].id, syntax.loaded_names(value)
+    if isinstance(value, gast.Call) and _may_return_argument(value.func):
+        operands = value.args + [k.value for k in value.keywords]
+        if isinstance(value.func, gast.Attribute):
+            operands.append(value.func.value)   # a method's receiver
+        return stmt.targets[0].id, [n for op in operands for n in syntax.loaded_names(op)]
+    return None, []
+
+
+def _may_return_argument(func):
+    dotted = syntax.dotted_name(func)
+    if dotted is None or not dotted.startswith(("np.", "math.", "_sg.")):
+        return True
+    return dotted.rsplit(".", 1)[-1] in _VIEW_FUNCTIONS
 
 
 def _drop(body, needed):

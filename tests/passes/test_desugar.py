@@ -84,3 +84,13 @@ def test_nested_blocks_are_desugared_too():
             else:
                 s = s - i
     """)
+
+
+def test_augmented_assignment_to_a_tuple_of_slice_and_expression_evaluates_each_part_once():
+    # `(:, i % 3)` is no value: only its expression part gets a temporary.
+    assert run("a[:, i % 3] += v\nb[1:n + 1, 0] -= w") == expect("""
+        _index = i % 3
+        a[:, _index] = a[:, _index] + v
+        _index_1 = n + 1
+        b[1:_index_1, 0] = b[1:_index_1, 0] - w
+    """)
