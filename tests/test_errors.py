@@ -256,6 +256,26 @@ def test_missing_rule_names_the_function_and_how_to_register():
     check_citation(error, "missing_rule", "return np.i0")
 
 
+SCIPY_UFUNCS_WITHOUT_RULES = ("erfcx", "wrightomega", "struve", "kolmogorov", "dawsn")
+
+
+def test_missing_rule_names_a_scipy_ufunc_by_its_scipy_module():
+    """SciPy's ufuncs say ``__module__ == "numpy"``; the hint names the real module."""
+    special = pytest.importorskip("scipy.special")
+    from srcgrad.rules import REGISTRY
+
+    name = next((n for n in SCIPY_UFUNCS_WITHOUT_RULES
+                 if REGISTRY.lookup(getattr(special, n)) is None), None)
+    if name is None:
+        pytest.skip("every candidate scipy.special ufunc has a rule now")
+    ufunc = getattr(special, name)
+    with pytest.raises(sg.MissingRuleError) as info:
+        sg.grad(lambda x: ufunc(x) * 2.0)(0.5)
+    assert f"no derivative rule for `scipy.special.{name}`" in str(info.value)
+    assert f"srcgrad.defrule(scipy.special.{name}, " in str(info.value)
+    assert "numpy." not in str(info.value).splitlines()[0]
+
+
 def test_missing_rule_for_an_unknown_callable():
     with pytest.raises(sg.MissingRuleError, match="no derivative rule for") as info:
         sg.grad(calls_unknown_object)(1.0)

@@ -107,12 +107,18 @@ def qualified_name(func):
 
 
 def _public_numpy_module(func, name):
+    """The public module a NumPy function or ufunc is reached from. SciPy's ufuncs say
+    ``__module__ == "numpy"`` too: ``scipy.special.erfcx`` must not be named ``numpy.erfcx``."""
     import numpy as np
 
-    for module_name, module in (("numpy", np), ("numpy.linalg", np.linalg), ("numpy.fft", np.fft)):
+    modules = [("numpy", np), ("numpy.linalg", np.linalg), ("numpy.fft", np.fft)]
+    if "scipy.special" in sys.modules:     # imported by the user's code, if it uses it
+        modules.append(("scipy.special", sys.modules["scipy.special"]))
+    for module_name, module in modules:
         if getattr(module, name, None) is func:
             return module_name
-    return getattr(func, "__module__", "numpy") or "numpy"
+    module = getattr(func, "__module__", None) or ""
+    return "" if module == "numpy" else module
 
 
 def _split_top_level(spec):
