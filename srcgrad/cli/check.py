@@ -16,7 +16,8 @@ import inspect
 
 import numpy as np
 
-from srcgrad.cli.load import load_function
+from srcgrad.cli.errors import UsageError
+from srcgrad.cli.load import load_function, resolve_wrt
 
 DEFAULT_SHAPE = (3,)
 
@@ -46,11 +47,11 @@ def parse_shapes(items):
     for item in items:
         name, sep, dims = item.partition("=")
         if not sep or not name.isidentifier():
-            raise SystemExit(f"srcgrad: --shapes expects NAME=DIMS (like x=3,4), got {item!r}")
+            raise UsageError(f"--shapes expects NAME=DIMS (like x=3,4), got {item!r}")
         try:
             shapes[name] = tuple(int(d) for d in dims.strip("()").split(",") if d.strip())
         except ValueError:
-            raise SystemExit(f"srcgrad: bad dimensions in --shapes {item!r}") from None
+            raise UsageError(f"bad dimensions in --shapes {item!r}") from None
     return shapes
 
 
@@ -64,7 +65,7 @@ def parse_values(items):
                 raise ValueError(item)
             values[name] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
-            raise SystemExit(f"srcgrad: --set expects NAME=LITERAL, got {item!r}") from None
+            raise UsageError(f"--set expects NAME=LITERAL, got {item!r}") from None
     return values
 
 
@@ -97,7 +98,7 @@ def make_inputs(fn, shapes, wrt, rng, positive=False, values=None):
         randomised.append(param.name)
     unknown = (set(shapes) | set(values)) - set(inspect.signature(fn).parameters)
     if unknown:
-        raise SystemExit(f"srcgrad: no parameter named {', '.join(sorted(unknown))}")
+        raise UsageError(f"no parameter named {', '.join(sorted(unknown))}")
     return args, randomised
 
 
@@ -114,9 +115,9 @@ def run(args):
     rng = np.random.default_rng(args.seed)
     inputs, randomised = make_inputs(plain, parse_shapes(args.shapes), args.wrt, rng,
                                      args.positive, parse_values(args.values))
-    wrt = tuple(args.wrt) if args.wrt else tuple(randomised)
+    wrt = resolve_wrt(fn, tuple(args.wrt)) if args.wrt else tuple(randomised)
     if not wrt:
-        raise SystemExit("srcgrad: nothing to differentiate: name parameters with --wrt")
+        raise UsageError("nothing to differentiate: name parameters with --wrt")
     result = directional_check(fn, inputs, wrt=wrt, eps=args.eps, rtol=args.rtol,
                                seed=args.seed)
     described = ", ".join(f"{name}: {_describe(value)}" for name, value

@@ -9,7 +9,8 @@ import os
 import pathlib
 import tempfile
 
-from srcgrad.cli.load import load_module
+from srcgrad.cli.errors import UsageError
+from srcgrad.cli.load import differentiable_target, load_module
 
 
 def add_parser(subparsers):
@@ -35,13 +36,15 @@ def run(args):
         functions = []
         for name in args.function:
             if name not in vars(module):
-                raise SystemExit(f"srcgrad: {args.file} has no function {name!r}")
-            functions.append(vars(module)[name])
+                raise UsageError(f"{args.file} has no function {name!r}")
+            functions.append(differentiable_target(vars(module)[name], f"{args.file}:{name}"))
     else:
         functions = aot.differentiable_functions(module)
     if not functions:
-        raise SystemExit(f"srcgrad: {args.file} has no @sg.differentiable functions; "
+        raise UsageError(f"{args.file} has no @sg.differentiable functions; "
                          "mark some or name them with --function")
+    if args.output and not pathlib.Path(args.output).resolve().parent.is_dir():
+        raise UsageError(f"-o {args.output}: no such directory")
     command = _command(args)
     text = aot.emit_module(functions, {id(vars(module)): args.module or path.stem},
                            source_label=path.name, command=command)

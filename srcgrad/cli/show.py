@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from srcgrad.cli.highlight import colorize
-from srcgrad.cli.load import load_function
+from srcgrad.cli.load import load_function, resolve_wrt
 
 
 def add_parser(subparsers):
@@ -29,11 +29,12 @@ def run(args):
 
     fn = load_function(args.target)
     wrt = 0 if not args.wrt else (args.wrt[0] if len(args.wrt) == 1 else tuple(args.wrt))
-    plain, bound = api._target(fn)
+    names = resolve_wrt(fn, wrt)
     if args.mode == "forward":
-        print(colorize(sg.source(sg.jvp(fn, wrt)), sys.stdout, args.color), end="")
+        print(colorize(sg.source(sg.jvp(fn, names)), sys.stdout, args.color), end="")
         return 0
-    unit = compiler.reverse_unit(plain, api.resolve_wrt(plain, wrt, bound))
+    plain, _ = api._target(fn)
+    unit = compiler.reverse_unit(plain, names)
     text = unit.source if args.all else sg.source(unit.grad)
     print(colorize(text, sys.stdout, args.color), end="")
     return 0

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from srcgrad.cli.check import make_inputs, parse_shapes, parse_values
+from srcgrad.cli.errors import UsageError
 from srcgrad.testing import check_grads, directional_check
 from tests.aot.helpers import last_json, run_cli, run_python, write_files
 
@@ -102,5 +103,5 @@ def test_shapes_and_signature_defaults_make_the_inputs():
     assert parse_values(["n=5", "mode='fast'"]) == {"n": 5, "mode": "fast"}
     for bad in (lambda: parse_shapes(["x:3"]), lambda: parse_values(["n=open()"]),
                 lambda: make_inputs(f, {"z": ()}, None, np.random.default_rng(0))):
-        with pytest.raises(SystemExit):
+        with pytest.raises(UsageError):
             bad()
