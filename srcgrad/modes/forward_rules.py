@@ -48,6 +48,8 @@ class TangentExpander:
             atom = values.get(param)
             if not (isinstance(atom, gast.Name) and atom.id in state):
                 continue
+            if param in rule.refuses:
+                raise self.mode.parsed.error(rule.refusal(param), stmt, MissingRuleError)
             if param not in tangent and param in rule.adjoints:
                 raise self.mode.parsed.error(
                     f"the forward-mode rule for `{rule.name}` has no tangent term for its "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from srcgrad import syntax
-from srcgrad.errors import TransformError
+from srcgrad.errors import MissingRuleError, TransformError
 from srcgrad.optimize.const_fold import fold_constants
 from srcgrad.rules import REGISTRY
 from srcgrad.syntax import gast
@@ -59,6 +59,9 @@ class RuleExpander:
 
     def expand(self, stmt, rule, args, keywords, g, target, state):
         values = self.bind(stmt, rule, args, keywords)
+        for param in rule.refuses:
+            if self.mode.varied(stmt, values.get(param)):
+                raise self.mode.parsed.error(rule.refusal(param), stmt, MissingRuleError)
         contributions = {}   # operand -> its contributions (``x * x`` gives two)
         for param, template in rule.adjoints.items():
             atom = values.get(param)

@@ -1,7 +1,8 @@
 """The derivative rule table (see ``registry``); importing this package fills it.
 
-``scipy.special``'s rows are registered on first need (``load_optional_rows``): importing
-SciPy costs seconds, and a program that never calls it should not pay."""
+SciPy's rows are registered on first need, one subpackage at a time, once the program
+has imported it (``REGISTRY.optional``): importing SciPy costs seconds, and a program
+that never calls it should not pay. ``load_optional_rows`` registers them all."""
 
 from srcgrad.rules import (  # noqa: F401
     builtins_math,
@@ -27,9 +28,20 @@ from srcgrad.rules.registry import (  # noqa: F401
 )
 
 
+def _loader(module):
+    def load():
+        import importlib
+
+        importlib.import_module(f"srcgrad.rules.{module}")
+    return load
+
+
+OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special")}
+REGISTRY.optional.update(OPTIONAL_ROWS)
+
+
 def load_optional_rows():
-    """Register the rows of optional libraries (SciPy), once."""
-    from srcgrad.rules import scipy_special  # noqa: F401
-
-
-REGISTRY.load_optional = load_optional_rows
+    """Register the rows of every optional library (SciPy) that imports, once."""
+    for load in OPTIONAL_ROWS.values():
+        load()
+    REGISTRY.optional.clear()

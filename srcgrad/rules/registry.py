@@ -34,6 +34,16 @@ class Rule:
     update: str = None      # in-place rows: statement turning ``g`` into the cotangent before
     saves: str = None       # in-place rows: the index parameter whose item is overwritten
     resizes: bool = False   # in-place rows: changes a list's length (keeps items aligned)
+    refuses: tuple = ()     # float parameters with no derivative here: differentiating
+    #                         through one is a MissingRuleError, never a silent zero
+
+    def refusal(self, param):
+        """The error message for differentiating through ``param``, or None."""
+        if param not in self.refuses:
+            return None
+        return (f"srcgrad has no derivative of `{self.name}` with respect to its argument "
+                f"`{param}`; keep `{param}` constant (wrap it in srcgrad.stop_gradient) or "
+                "register a rule with srcgrad.defrule")
 
     def bind(self, args, keywords):
         """Map call arguments (atoms) and keywords to this rule's parameters."""
@@ -51,7 +61,7 @@ class Rule:
 
 class Registry:
     def __init__(self):
-        self.load_optional = None   # registers optional libraries' rows on first need
+        self.optional = {}   # module name -> registers that library's rows on first need
         self._rules = {}
         self._nondiff = {}
         self._by_name = {}
@@ -65,11 +75,17 @@ class Registry:
 
     def lookup(self, func):
         rule = self._rules.get(_key(func))
-        if rule is None and self.load_optional is not None and "scipy.special" in sys.modules:
-            self.load_optional()
-            self.load_optional = None
+        if rule is None and self.load_imported_optional():
             rule = self._rules.get(_key(func))
         return rule
+
+    def load_imported_optional(self):
+        """Register the rows of every optional library the program has imported by now
+        (a library it never imports costs nothing); True if any were added."""
+        ready = [module for module in self.optional if module in sys.modules]
+        for module in ready:
+            self.optional.pop(module)()
+        return bool(ready)
 
     def is_nondiff(self, func):
         return _key(func) in self._nondiff
@@ -187,10 +203,12 @@ def _needs_parens(expr):
     return False
 
 
-def defelementwise(func, *partials, params=None, name=None, registry=REGISTRY):
+def defelementwise(func, *partials, params=None, name=None, refuses=(), registry=REGISTRY):
     """An elementwise function: one partial derivative per input, in terms of its
     parameters (``x``, ``y``...) and ``ans``. Serves reverse (``g * partial``, summed
-    back to the operand's shape) and forward (``x_dot * partial``) mode."""
+    back to the operand's shape) and forward (``x_dot * partial``) mode. A ``None``
+    partial is an integer (or constant) parameter; ``refuses`` names float parameters
+    whose derivative srcgrad does not know."""
     names = params or ("x", "y", "z")[: len(partials)]
     spec = ", ".join(names) if isinstance(names, tuple) else names
     param_names, defaults = _params(spec)
@@ -201,7 +219,7 @@ def defelementwise(func, *partials, params=None, name=None, registry=REGISTRY):
         adjoints[param] = _times_g(partial)
         tangent[param] = partial
     rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, tangent,
-                broadcasts=len(partials) > 1, elementwise=True)
+                broadcasts=len(partials) > 1, elementwise=True, refuses=tuple(refuses))
     registry.add(func, rule)
     return rule
 
@@ -216,12 +234,13 @@ def deflinear(func, spec, adjoint, linear_in="x", name=None, registry=REGISTRY):
     return rule
 
 
-def defadjoint(func, spec, tangent=None, name=None, broadcasts=False, registry=REGISTRY,
-               **adjoints):
-    """A full template rule: one adjoint template per differentiable parameter."""
+def defadjoint(func, spec, tangent=None, name=None, broadcasts=False, refuses=(),
+               registry=REGISTRY, **adjoints):
+    """A full template rule: one adjoint template per differentiable parameter
+    (``refuses``: float parameters whose derivative srcgrad does not know)."""
     param_names, defaults = _params(spec)
     rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, tangent,
-                broadcasts=broadcasts)
+                broadcasts=broadcasts, refuses=tuple(refuses))
     registry.add(func, rule)
     return rule
 

@@ -8,11 +8,14 @@ try:
 except ImportError:  # pragma: no cover - exercised only without SciPy
     sp = None
 
-from srcgrad.rules.registry import defadjoint, defelementwise
+from srcgrad.rules.registry import REGISTRY, defadjoint, defelementwise
+
+_SQRT_2PI = "np.sqrt(2 * np.pi)"
 
 
-def _elementwise(name, *partials, params=None):
-    defelementwise(getattr(sp, name), *partials, params=params, name=f"scipy.special.{name}")
+def _elementwise(name, *partials, params=None, refuses=()):
+    defelementwise(getattr(sp, name), *partials, params=params, name=f"scipy.special.{name}",
+                   refuses=refuses)
 
 
 def _register():
@@ -40,10 +43,12 @@ def _register():
     _elementwise("i0", "_sg.bessel('i1', x)")
     _elementwise("j1", "(_sg.bessel('j0', x) - _sg.bessel('jv', 2, x)) / 2")
     _elementwise("i1", "(_sg.bessel('i0', x) + _sg.bessel('iv', 2, x)) / 2")
+    _register_more()
     defadjoint(sp.logsumexp, "a, axis=None, b=None, keepdims=False, return_sign=False",
                a="_sg.logsumexp_adjoint(g, a, ans, axis, keepdims, b)",
                b="_sg.unbroadcast(_sg.logsumexp_adjoint_b(g, a, ans, axis, keepdims, b), b)",
-               tangent={"a": "_sg.logsumexp_tangent(a_dot, a, ans, axis, keepdims, b)"},
+               tangent={"a": "_sg.logsumexp_tangent(a_dot, a, ans, axis, keepdims, b)",
+                        "b": "_sg.logsumexp_tangent(b_dot, a, ans, axis, keepdims, None)"},
                name="scipy.special.logsumexp")
     defadjoint(sp.softmax, "x, axis=None", x="_sg.softmax_adjoint(g, ans, axis)",
                tangent={"x": "_sg.softmax_adjoint(x_dot, ans, axis)"},
@@ -51,6 +56,48 @@ def _register():
     defadjoint(sp.log_softmax, "x, axis=None", x="_sg.log_softmax_adjoint(g, ans, axis)",
                tangent={"x": "_sg.log_softmax_tangent(x_dot, ans, axis)"},
                name="scipy.special.log_softmax")
+
+
+def _register_more():
+    """The rest of autograd's list (and a few neighbours): gamma and error functions,
+    the normal distribution's functions, Bessel functions of any order."""
+    _elementwise("psi", "_sg.polygamma(1, x)")
+    _elementwise("multigammaln", "_sg.multidigamma(a, d)", None, params=("a", "d"))
+    _elementwise("gammainc", None, "np.exp(-x + (a - 1) * np.log(x)) / _sg.gamma(a)",
+                 params=("a", "x"), refuses=("a",))
+    _elementwise("gammaincc", None, "-np.exp(-x + (a - 1) * np.log(x)) / _sg.gamma(a)",
+                 params=("a", "x"), refuses=("a",))
+    _elementwise("erfcx", "2 * x * ans - 2 / np.sqrt(np.pi)")
+    _elementwise("ndtr", f"np.exp(-x ** 2 / 2) / {_SQRT_2PI}")
+    _elementwise("log_ndtr", f"np.exp(-x ** 2 / 2 - ans) / {_SQRT_2PI}")
+    _elementwise("ndtri", f"{_SQRT_2PI} * np.exp(ans ** 2 / 2)")
+    _elementwise("y1", "(_sg.bessel('y0', x) - _sg.bessel('yv', 2, x)) / 2")
+    for name, lower in (("jv", "jv"), ("jn", "jv"), ("yv", "yv"), ("yn", "yv")):
+        _elementwise(name, None, f"(_sg.bessel('{lower}', v - 1, x) - "
+                     f"_sg.bessel('{lower}', v + 1, x)) / 2", params=("v", "x"),
+                     refuses=("v",))
+    _elementwise("iv", None, "(_sg.bessel('iv', v - 1, x) + _sg.bessel('iv', v + 1, x)) / 2",
+                 params=("v", "x"), refuses=("v",))
+    _elementwise("ive", None, "(_sg.bessel('ive', v - 1, x) + _sg.bessel('ive', v + 1, x)) "
+                 "/ 2 - np.sign(x) * ans", params=("v", "x"), refuses=("v",))
+    _elementwise("kv", None, "-(_sg.bessel('kv', v - 1, x) + _sg.bessel('kv', v + 1, x)) / 2",
+                 params=("v", "x"), refuses=("v",))
+    _elementwise("i0e", "_sg.bessel('i1e', x) - np.sign(x) * ans")
+    _elementwise("i1e", "(_sg.bessel('i0e', x) + _sg.bessel('ive', 2, x)) / 2 "
+                 "- np.sign(x) * ans")
+    _elementwise("k0", "-_sg.bessel('k1', x)")
+    _elementwise("k1", "-(_sg.bessel('k0', x) + _sg.bessel('kv', 2, x)) / 2")
+    _elementwise("expm1", "ans + 1")
+    _elementwise("log1p", "1 / (1 + x)")
+    _elementwise("exprel", "_sg.exprel_partial(x, ans)")
+    _elementwise("betainc", None, None, "np.exp((a - 1) * np.log(x) + (b - 1) * np.log1p(-x)"
+                 " - _sg.bessel('betaln', a, b))", params=("a", "b", "x"), refuses=("a", "b"))
+    _elementwise("zeta", None, "-x * _sg.bessel('zeta', x + 1, q)", params=("x", "q"),
+                 refuses=("x",))
+    _elementwise("boxcox", "x ** (lmbda - 1)", None, params=("x", "lmbda"), refuses=("lmbda",))
+    _elementwise("huber", None, "np.clip(r, -delta, delta)", params=("delta", "r"),
+                 refuses=("delta",))
+    REGISTRY.add_nondiff(sp.gammasgn, "scipy.special.gammasgn")
 
 
 if sp is not None:

@@ -33,6 +33,19 @@ def bessel(name, *args):
     return getattr(_special(), name)(*args)
 
 
+def multidigamma(a, d):
+    """d multigammaln(a, d) / da = sum over j < d of digamma(a - j / 2)."""
+    return sum(digamma(np.asarray(a) - j / 2) for j in range(int(d)))
+
+
+def exprel_partial(x, ans):
+    """d exprel(x) / dx = (exp(x) - exprel(x)) / x, and 1/2 at 0."""
+    x = np.asarray(x, dtype=float)
+    near_zero = np.abs(x) < 1e-5
+    safe = np.where(near_zero, 1.0, x)
+    return np.where(near_zero, 0.5 + x / 3, (np.exp(safe) - ans) / safe)
+
+
 def xlogy_x_partial(x, y):
     """d xlogy(x, y) / dx = log(y) (0 where x == 0 and y == 0, as xlogy itself)."""
     return np.where((np.asarray(x) == 0) & (np.asarray(y) == 0), 0.0, np.log(y))

@@ -22,7 +22,7 @@ import srcgrad as sg
 REVERSE, FORWARD = "reverse", "forward"
 BOTH = (REVERSE, FORWARD)
 # The modes the suite checks today; a mode a row lists but that is not here is skipped.
-CHECKED_MODES = (REVERSE,)
+CHECKED_MODES = BOTH
 
 
 # -- input domains -----------------------------------------------------------------------
@@ -170,3 +170,21 @@ def check_reverse(row_, rng):
 
 
 CHECKS = {REVERSE: check_reverse}
+
+
+def check_forward(row_, rng):
+    """``<W, jvp(v)>`` against the same directional derivative, one argument at a time."""
+    args = row_.sample(rng)
+    for index in row_.wrt:
+        v = random_like(args[index], rng)
+        value, tangent = sg.jvp(row_.fn, wrt=index)(*args, v)
+        w = random_like(value, rng)
+        numeric = directional_fd(row_.fn, args, index, v, w)
+        analytic = pairing(w, tangent)
+        tol = row_.rtol * max(abs(numeric), abs(analytic)) + row_.atol
+        assert abs(numeric - analytic) <= tol, (
+            f"{row_.label()} argument {index}: finite differences {numeric!r}, "
+            f"forward mode {analytic!r}")
+
+
+CHECKS[FORWARD] = check_forward

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tests.rules.harness import normal, positive, row, uniform, unit
+from tests.rules.harness import const, distinct, normal, positive, row, uniform, unit
 
 try:
     import scipy.special as sp
@@ -41,4 +41,33 @@ ROWS = [] if sp is None else [
     row("scipy.special.log_softmax", lambda x: sp.log_softmax(x), normal(5)),
     row("numpy.exp", lambda x: np.exp(sp.log_softmax(x, axis=0)), normal(3, 2),
         note="softmax via log_softmax"),
+    row("scipy.special.psi", lambda x: sp.psi(x), positive(4)),
+    row("scipy.special.multigammaln", lambda a: sp.multigammaln(a, 3), uniform(2.0, 4.0)),
+    row("scipy.special.gammainc", lambda a, x: sp.gammainc(a, x), const(np.array([0.7, 2.0])),
+        positive(3, 2)),
+    row("scipy.special.gammaincc", lambda a, x: sp.gammaincc(a, x), const(1.5), positive(4)),
+    row("scipy.special.erfcx", lambda x: sp.erfcx(x), normal(4)),
+    row("scipy.special.ndtr", lambda x: sp.ndtr(x), normal(4)),
+    row("scipy.special.log_ndtr", lambda x: sp.log_ndtr(x), normal(4)),
+    row("scipy.special.ndtri", lambda x: sp.ndtri(x), uniform(0.1, 0.9, 4)),
+    row("scipy.special.y1", lambda x: sp.y1(x), positive(4)),
+    row("scipy.special.jv", lambda x: sp.jv(2.5, x), positive(4)),
+    row("scipy.special.jn", lambda x: sp.jn(3, x), normal(4)),
+    row("scipy.special.yv", lambda x: sp.yv(1.5, x), positive(4)),
+    row("scipy.special.yn", lambda x: sp.yn(2, x), positive(4)),
+    row("scipy.special.iv", lambda x: sp.iv(1.5, x), positive(4)),
+    row("scipy.special.ive", lambda x: sp.ive(2, x), normal(4)),
+    row("scipy.special.kv", lambda x: sp.kv(0.5, x), positive(4)),
+    row("scipy.special.i0e", lambda x: sp.i0e(x), normal(4)),
+    row("scipy.special.i1e", lambda x: sp.i1e(x), normal(4)),
+    row("scipy.special.k0", lambda x: sp.k0(x), positive(4)),
+    row("scipy.special.k1", lambda x: sp.k1(x), positive(4)),
+    row("scipy.special.expm1", lambda x: sp.expm1(x), normal(4)),
+    row("scipy.special.log1p", lambda x: sp.log1p(x), positive(4)),
+    row("scipy.special.exprel", lambda x: sp.exprel(x), normal(4)),
+    row("scipy.special.exprel", lambda x: sp.exprel(x * 1e-7), normal(4), note="near 0"),
+    row("scipy.special.betainc", lambda x: sp.betainc(2.0, 3.0, x), uniform(0.1, 0.9, 4)),
+    row("scipy.special.zeta", lambda q: sp.zeta(3.0, q), positive(4)),
+    row("scipy.special.boxcox", lambda x: sp.boxcox(x, 0.3), positive(4)),
+    row("scipy.special.huber", lambda r: sp.huber(1.0, r), distinct(5)),
 ]

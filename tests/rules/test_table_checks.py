@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.special
 
 import srcgrad as sg
 from srcgrad.cli.rules import differentiable_functions
@@ -86,3 +87,16 @@ def test_rules_command_lists_every_differentiable_function():
     assert listed["numpy.tanh"].strip() == "reverse, forward"
     assert "numpy.linalg.inv" in listed and "scipy.special.erf" in listed
     assert all("srcgrad." not in name for name in listed)
+
+
+def incomplete_gamma(a, x):
+    return np.sum(scipy.special.gammainc(a, x))
+
+
+@pytest.mark.parametrize("api", ["grad", "jvp"])
+def test_a_parameter_without_a_derivative_is_refused_not_zeroed(api):
+    with pytest.raises(sg.MissingRuleError, match="gammainc` with respect to its argument `a`"):
+        if api == "grad":
+            sg.grad(incomplete_gamma, wrt=0)(1.5, 2.0)
+        else:
+            sg.jvp(incomplete_gamma, wrt=0)(1.5, 2.0, 1.0)
