@@ -11,6 +11,7 @@ import inspect
 import types
 
 from srcgrad import compiler, debug
+from srcgrad import has_aux as aux
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
 
@@ -64,6 +65,30 @@ def _one_param(fn, params, w):
     return w
 
 
+class _DefaultWrt(int):
+    """``wrt``'s default, 0, told apart from an explicit 0 (``argnums`` replaces it)."""
+
+    def __repr__(self):
+        return "0"
+
+
+FIRST = _DefaultWrt(0)
+
+
+def wrt_or_argnums(wrt, argnums):
+    """``wrt``, or JAX's ``argnums`` (indices only) in its place."""
+    if argnums is None:
+        return int(wrt) if wrt is FIRST else wrt
+    if wrt is not FIRST:
+        raise TypeError("give either wrt or argnums, not both (argnums is wrt's alias for "
+                        "code written for JAX)")
+    items = argnums if isinstance(argnums, (tuple, list)) else (argnums,)
+    if any(isinstance(a, bool) or not isinstance(a, int) for a in items):
+        raise TypeError(f"argnums takes an int or a tuple of ints; got {argnums!r} "
+                        "(use wrt= to name parameters)")
+    return tuple(argnums) if isinstance(argnums, (tuple, list)) else argnums
+
+
 def _unit(f, wrt):
     fn, bound = _target(f)
     return compiler.reverse_unit(fn, resolve_wrt(fn, wrt, bound)), bound
@@ -76,34 +101,49 @@ def _bind(function, bound):
     return method
 
 
-def grad(f, wrt=0, check_nan=False):
+def grad(f, wrt=FIRST, check_nan=False, has_aux=False, *, argnums=None):
     """Gradient of ``f``'s scalar output w.r.t. the argument(s) named by ``wrt``.
     ``check_nan=True`` checks every adjoint as it is computed and raises
-    ``FloatingPointError`` naming the first user line whose adjoint is NaN or inf."""
-    unit, bound = _unit(f, wrt)
+    ``FloatingPointError`` naming the first user line whose adjoint is NaN or inf.
+    ``has_aux=True``: ``f`` returns ``(output, aux)`` and the function returns
+    ``(gradient, aux)``. ``argnums``: JAX's name for ``wrt`` (indices only)."""
+    unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
+    if has_aux:
+        return aux.grad_with_aux(_bind(unit.forward, bound), _backward(unit, check_nan))
     return _bind(debug.nan_checked(unit, "grad") if check_nan else unit.grad, bound)
 
 
-def value_and_grad(f, wrt=0, check_nan=False):
-    """A function returning ``(value, gradient)`` (``check_nan`` as for ``grad``)."""
-    unit, bound = _unit(f, wrt)
+def value_and_grad(f, wrt=FIRST, check_nan=False, has_aux=False, *, argnums=None):
+    """A function returning ``(value, gradient)`` (``check_nan``, ``argnums`` as for
+    ``grad``); with ``has_aux=True``, ``((value, aux), gradient)``."""
+    unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
+    if has_aux:
+        return aux.value_and_grad_with_aux(_bind(unit.forward, bound),
+                                           _backward(unit, check_nan))
     checked = check_nan and debug.nan_checked(unit, "value_and_grad")
     return _bind(checked or unit.value_and_grad, bound)
 
 
-def vjp(f, wrt=0):
+def vjp(f, wrt=FIRST, has_aux=False, *, argnums=None):
     """A function returning ``(value, backward)``; ``backward(cotangent)`` gives the
-    gradient(s) of ``<cotangent, f(...)>``."""
-    unit, bound = _unit(f, wrt)
+    gradient(s) of ``<cotangent, f(...)>``, the cotangent shaped like the value (a pytree
+    for a pytree output). With ``has_aux=True``, ``(value, backward, aux)``."""
+    unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
     forward, backward = _bind(unit.forward, bound), unit.backward
-
-    def vjp_fn(*args, **kwargs):
-        value, saved = forward(*args, **kwargs)
-        return value, functools.partial(backward, saved)
+    if has_aux:
+        vjp_fn = aux.vjp_with_aux(forward, backward)
+    else:
+        def vjp_fn(*args, **kwargs):
+            value, saved = forward(*args, **kwargs)
+            return value, functools.partial(backward, saved)
 
     vjp_fn.source = unit.source
     vjp_fn.unit = unit
     return vjp_fn
+
+
+def _backward(unit, check_nan):
+    return debug.nan_checked(unit, "backward") if check_nan else unit.backward
 
 
 def source(df):

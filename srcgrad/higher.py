@@ -17,7 +17,8 @@ from srcgrad import api, compiler
 from srcgrad.compiler_forward import call_jvp, forward_unit
 
 
-def _resolve(f, wrt):
+def _resolve(f, wrt, argnums=None):
+    wrt = api.wrt_or_argnums(wrt, argnums)
     fn, bound = api._target(f)
     names = api.resolve_wrt(fn, wrt, bound)
     single = isinstance(names, str)
@@ -34,10 +35,10 @@ def _split(args, what):
     return args[:-1], args[-1]
 
 
-def jvp(f, wrt=0):
+def jvp(f, wrt=api.FIRST, *, argnums=None):
     """A function ``(*args, tangent) -> (value, directional derivative)`` (forward mode).
     For a tuple ``wrt``, ``tangent`` is a tuple with one tangent per argument."""
-    fn, bound, names, single = _resolve(f, wrt)
+    fn, bound, names, single = _resolve(f, wrt, argnums)
     unit = forward_unit(fn, names)
 
     def jvp_fn(*args, **kwargs):
@@ -52,10 +53,10 @@ def jvp(f, wrt=0):
     return jvp_fn
 
 
-def hvp(f, wrt=0):
+def hvp(f, wrt=api.FIRST, *, argnums=None):
     """A function ``(*args, vector) -> H @ vector``, the Hessian of ``f``'s scalar output
     w.r.t. ``wrt`` times ``vector`` (forward mode over the generated gradient)."""
-    fn, bound, names, single = _resolve(f, wrt)
+    fn, bound, names, single = _resolve(f, wrt, argnums)
     gradient = compiler.reverse_unit(fn, names[0] if single else names).grad
     unit = forward_unit(gradient, names)
 
@@ -80,11 +81,11 @@ def _inputs(fn, bound, names, args):
     return [np.asarray(args[params.index(n)], dtype=float) for n in names]
 
 
-def jacobian(f, wrt=0):
+def jacobian(f, wrt=api.FIRST, *, argnums=None):
     """A function returning the dense Jacobian, shaped output shape + input shape (a tuple
     of them for a tuple ``wrt``). Uses forward mode when the inputs are smaller than the
     output, reverse mode otherwise."""
-    fn, bound, names, single = _resolve(f, wrt)
+    fn, bound, names, single = _resolve(f, wrt, argnums)
     forward = jvp(f, names)
     backward = api.vjp(f, names)
 
@@ -109,10 +110,10 @@ def jacobian(f, wrt=0):
     return jacobian_fn
 
 
-def hessian(f, wrt=0):
+def hessian(f, wrt=api.FIRST, *, argnums=None):
     """A function returning the dense Hessian of ``f``'s scalar output, shaped input shape +
     input shape (for a tuple ``wrt``, a tuple of tuples of blocks)."""
-    fn, bound, names, single = _resolve(f, wrt)
+    fn, bound, names, single = _resolve(f, wrt, argnums)
     product = hvp(f, names)
 
     def hessian_fn(*args):
