@@ -21,7 +21,9 @@ _EXPORTS = {
         "value_and_gradients_function")},
     **{name: ("srcgrad.errors", name) for name in
        ("MissingRuleError", "SrcgradError", "TransformError")},
-    **{name: ("srcgrad.higher", name) for name in ("hessian", "hvp", "jacobian", "jvp")},
+    **{name: ("srcgrad.higher", name) for name in ("hessian", "hvp", "jvp")},
+    **{name: ("srcgrad.jacobians", name) for name in
+       ("elementwise_grad", "jacfwd", "jacobian", "jacrev")},
     **{name: ("srcgrad.custom", name) for name in ("custom_jvp", "custom_vjp")},
     **{name: ("srcgrad.checkpointing", name) for name in ("checkpoint", "checkpoint_loop")},
     "defrule": ("srcgrad.rules", "defadjoint"),
@@ -50,8 +52,8 @@ def __dir__():
 __all__ = [
     "MissingRuleError", "SrcgradError", "TransformError", "defelementwise", "defrule",
     "differentiable", "grad", "source", "stop_gradient", "value_and_grad", "vjp",
-    "hessian", "hvp", "jacobian", "jvp", "checkpoint", "checkpoint_loop", "custom_jvp",
-    "custom_vjp",
+    "hessian", "hvp", "jacobian", "jacfwd", "jacrev", "elementwise_grad", "jvp",
+    "checkpoint", "checkpoint_loop", "custom_jvp", "custom_vjp",
     "GradientTape", "Tensor", "Variable", "constant", "gradients_function",
     "implicit_gradients", "implicit_value_and_gradients", "value_and_gradients_function",
 ]

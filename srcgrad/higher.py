@@ -1,12 +1,12 @@
-"""Forward mode and higher-order entry points: jvp, hvp, jacobian, hessian.
+"""Forward mode and higher-order entry points: jvp, hvp, hessian.
 
 Each resolves ``wrt`` once and hands back generated code:
 
 - ``jvp(f)`` is ``f``'s generated forward-mode function ``f_jvp``;
 - ``hvp(f)`` is forward mode applied to ``f``'s *generated gradient* (its source is in
   ``linecache``, so it is parsed like any user function): ``f_grad_jvp``;
-- ``jacobian`` builds a dense Jacobian from forward-mode columns or reverse-mode rows,
-  whichever needs fewer passes; ``hessian`` from Hessian-vector products.
+- ``hessian`` builds a dense Hessian from Hessian-vector products (``jacobian`` and its
+  forward/reverse variants live in ``srcgrad.jacobians``).
 """
 
 from __future__ import annotations
@@ -79,35 +79,6 @@ def _basis(shape, index):
 def _inputs(fn, bound, names, args):
     params = api.parameter_names(fn, bound)
     return [np.asarray(args[params.index(n)], dtype=float) for n in names]
-
-
-def jacobian(f, wrt=api.FIRST, *, argnums=None):
-    """A function returning the dense Jacobian, shaped output shape + input shape (a tuple
-    of them for a tuple ``wrt``). Uses forward mode when the inputs are smaller than the
-    output, reverse mode otherwise."""
-    fn, bound, names, single = _resolve(f, wrt, argnums)
-    forward = jvp(f, names)
-    backward = api.vjp(f, names)
-
-    def jacobian_fn(*args):
-        xs = _inputs(fn, bound, names, args)
-        value, pullback = backward(*args)
-        out_shape = np.shape(value)
-        blocks = [np.zeros(out_shape + x.shape) for x in xs]
-        if np.size(value) < sum(x.size for x in xs):
-            for out_index in np.ndindex(out_shape):
-                rows = pullback(_basis(out_shape, out_index))
-                for block, row in zip(blocks, rows):
-                    block[out_index] = row
-        else:
-            for k, x in enumerate(xs):
-                for in_index in np.ndindex(x.shape):
-                    tangents = tuple(_basis(x.shape, in_index) if j == k else np.zeros(y.shape)
-                                     for j, y in enumerate(xs))
-                    blocks[k][(...,) + in_index] = forward(*args, tangents)[1]
-        return blocks[0] if single else tuple(blocks)
-
-    return jacobian_fn
 
 
 def hessian(f, wrt=api.FIRST, *, argnums=None):

@@ -19,7 +19,7 @@ _LIBRARY_PREFIXES = ("numpy", "scipy", "math", "builtins")
 
 @dataclasses.dataclass
 class CallInfo:
-    kind: str            # "rule" | "nondiff" | "user" | "dynamic" | "variable" | "unknown"
+    kind: str   # "rule" | "nondiff" | "user" | "dynamic" | "variable" | "structure" | "unknown"
     name: str
     target: object = None
     rule: object = None
@@ -57,6 +57,8 @@ def classify_object(obj, dotted, args, keywords):
         return CallInfo("rule", rule.name, obj, rule, args, keywords)
     if isinstance(obj, types.FunctionType) and not _is_library(obj):
         return CallInfo("user", dotted, obj, args=args, keywords=keywords)
+    if structure_fields(obj) is not None:
+        return CallInfo("structure", dotted, obj, args=args, keywords=keywords)
     return CallInfo("unknown", qualified_name(obj) if callable(obj) else dotted, obj,
                     args=args, keywords=keywords)
 
@@ -115,3 +117,30 @@ def generated_variant(obj):
         return None
     unit = compiler.reverse_unit(obj.unit.fn, obj.unit.wrt, scalars=True)
     return unit.functions[obj.role]
+
+
+def structure_fields(cls):
+    """The fields of a NamedTuple or dataclass whose constructor only stores its arguments
+    (the generated ``__new__`` / ``__init__``, no ``__post_init__``), else None: calling
+    such a class builds a pytree node, differentiated field by field."""
+    if not isinstance(cls, type):
+        return None
+    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        fields, constructor = tuple(cls._fields), cls.__new__
+    elif dataclasses.is_dataclass(cls) and not hasattr(cls, "__post_init__"):
+        fields, constructor = tuple(f.name for f in dataclasses.fields(cls)), cls.__init__
+    else:
+        return None
+    return fields if _stores_only(constructor, fields) else None
+
+
+def _stores_only(constructor, fields):
+    """Is ``constructor`` the one ``namedtuple`` / ``dataclasses`` generated (compiled from
+    a string) with exactly ``fields`` as its parameters?"""
+    import inspect
+
+    code = getattr(constructor, "__code__", None)
+    if code is None or code.co_filename != "<string>":
+        return False
+    params = list(inspect.signature(constructor).parameters)[1:]
+    return tuple(params) == fields

@@ -28,9 +28,10 @@ import dataclasses
 
 from srcgrad import syntax
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import classify_call
+from srcgrad.modes.calls import classify_call, is_array_attribute
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
+from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES
@@ -134,6 +135,9 @@ class ForwardMode:
         if isinstance(value, (gast.Tuple, gast.List)):
             elts = [self.tangent_or_zero(e, state) for e in value.elts]
             return type(value)(elts=elts, ctx=gast.Load()), False
+        if isinstance(value, gast.Dict):
+            values = [self.tangent_or_zero(v, state) for v in value.values]
+            return gast.Dict(keys=[syntax.clone(k) for k in value.keys], values=values), False
         if isinstance(value, gast.Attribute):
             return self.attribute_tangent(stmt, value, state)
         expr = self.operation_tangent(stmt, target, value, state)
@@ -170,6 +174,11 @@ class ForwardMode:
         if value.attr in NONDIFF_ATTRIBUTES or value.value.id not in state:
             return None
         template = ARRAY_ATTRIBUTES.get(value.attr)
+        if template is None and not is_array_attribute(value.attr):
+            # A field of a NamedTuple / dataclass: its tangent is the tangent's field.
+            return syntax.quote_expr("_sg.field_tangent(x, x_dot, name)", x=value.value,
+                                     x_dot=self.tangent(value.value.id),
+                                     name=syntax.const(value.attr)), False
         if template is None:
             raise self.parsed.error(f"the attribute `.{value.attr}` of a value being "
                                     "differentiated is not supported yet", stmt, MissingRuleError)
@@ -195,12 +204,23 @@ class ForwardMode:
             return None
         if info.kind == "rule":
             return self.rules.expand(stmt, info, call, target, state)
+        if info.kind == "structure":
+            return self.structure_tangent(stmt, info, call, state)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"
             f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>', "
             f"tangent={{'x': 'x_dot * <partial derivative>'}})\n"
             f"or wrap it with srcgrad.custom_jvp", stmt, MissingRuleError)
+
+    def structure_tangent(self, stmt, info, call, state):
+        """``Point(a, y=b)`` -> ``Point(a_dot, y=b_dot)`` (zeros for constant fields)."""
+        bind_fields(self.parsed, stmt, info)   # refuses *args / **kwargs
+        new = syntax.clone(call)
+        new.args = [self.tangent_or_zero(a, state) for a in call.args]
+        for keyword in new.keywords:
+            keyword.value = self.tangent_or_zero(keyword.value, state)
+        return new
 
     def mirrored_call(self, call, state):
         """``base.method(args)`` on the tangents: ``base_dot.method(args_dot)``."""

@@ -330,6 +330,8 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             return self.calls.adjoint(stmt, info, g, state)
         if info.kind == "variable":
             return self.variable_read_adjoint(stmt, info, g, state)
+        if info.kind == "structure":
+            return self.structure_adjoint(stmt, info, g, state)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"

@@ -12,6 +12,7 @@ Before::                         After (adjoint, in the backward sweep)::
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.modes.calls import structure_fields
 from srcgrad.modes.reverse_common import list_growth, list_pop
 from srcgrad.syntax import gast
 
@@ -40,6 +41,21 @@ class ContainerAdjoints:
                                    i=values[rule.saves], stack=self.stack)[0]
             restore.saved = base.id
             out.append(restore)
+        return out
+
+    def structure_adjoint(self, stmt, info, g, state):
+        """``p = Point(a, y=b)`` (a NamedTuple or dataclass): each argument's cotangent is
+        its field's in ``g`` (a ``Point``, or a sparse dict of the fields read)::
+
+            da = _sg.field_cotangent(dp, 0, 'x', a)
+        """
+        out = []
+        for index, name, value in bind_fields(self.parsed, stmt, info):
+            if self.varied(stmt, value):
+                part = syntax.quote_expr("_sg.field_cotangent(g, i, name, v)", g=g,
+                                         i=syntax.const(index), name=syntax.const(name),
+                                         v=value)
+                out += self.accumulate(value.id, part, state)
         return out
 
     def growth_adjoint(self, stmt, call, method, state):
@@ -159,3 +175,16 @@ class ContainerAdjoints:
         base = values[rule.params[0]]
         saved = syntax.quote_expr("_sg.saved_item(x, i)", x=base, i=values[rule.saves])
         return [self.push(base.id, saved, stmt), stmt]
+
+
+def bind_fields(parsed, stmt, info):
+    """``[(index, field name, argument atom)]`` of a call to a NamedTuple or dataclass."""
+    fields = structure_fields(info.target)
+    if any(isinstance(a, gast.Starred) for a in info.args) \
+            or any(name is None for name, _ in info.keywords):
+        raise parsed.error(f"a call to `{info.name}` with *args or **kwargs is not "
+                           "differentiated; pass its fields one by one", stmt)
+    bound = list(zip(range(len(info.args)), fields, info.args))
+    bound += [(fields.index(name), name, value) for name, value in info.keywords
+              if name in fields]
+    return bound

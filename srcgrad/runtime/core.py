@@ -191,6 +191,31 @@ def add_cotangents(a, b):
     return a + b
 
 
+def field_cotangent(g, index, name, value):
+    """The cotangent of a NamedTuple's or dataclass's field ``name`` (position ``index``)
+    in ``g``: the structure itself, or a sparse dict of the fields read (by name, or by
+    position for a NamedTuple); zeros like ``value`` when nothing flowed to it."""
+    if type(g) is dict:
+        parts = [g[key] for key in (name, index) if key in g]
+        if not parts:
+            return zeros_like(value)
+        return parts[0] if len(parts) == 1 else add_cotangents(parts[0], parts[1])
+    if isinstance(g, tuple):
+        return g[index]
+    return getattr(g, name)
+
+
+def field_tangent(x, x_dot, name):
+    """The tangent of ``x.name`` for a NamedTuple or dataclass ``x``: ``x_dot.name``. An
+    attribute of anything else (an array's, say) has no tangent rule: an error, not a
+    guess."""
+    if isinstance(x, (_NDARRAY, np.generic, int, float, complex)) or not (
+            isinstance(x, tuple) or hasattr(x, "__dict__") or hasattr(x, "__slots__")):
+        raise TypeError(f"forward mode has no tangent for the attribute .{name} of a "
+                        f"{type(x).__name__}")
+    return getattr(x_dot, name)
+
+
 def add_attr(dx, name, g):
     """The cotangent of ``obj.name`` added into ``obj``'s (sparse, dict) cotangent."""
     dx[name] = add_cotangents(dx[name], g) if name in dx else g

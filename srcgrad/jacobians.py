@@ -1,0 +1,164 @@
+"""Dense Jacobians of pytree functions (``jacobian``, ``jacfwd``, ``jacrev``) and
+autograd's ``elementwise_grad``.
+
+A Jacobian is built from forward-mode columns (one ``jvp`` per input element) or
+reverse-mode rows (one backward sweep per output element). Inputs and outputs may be
+pytrees (``srcgrad.pytree``): the result nests the output's structure around the
+input's, each leaf an array shaped output leaf + input leaf (JAX's layout)::
+
+    def f(x):                                 # x: shape (3,)
+        return {"s": np.sin(x), "n": x @ x}
+
+    sg.jacobian(f)(x)                         # {"s": (3, 3) array, "n": (3,) array}
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad import api, pytree
+from srcgrad.runtime import core
+
+
+def jacobian(f, wrt=api.FIRST, *, argnums=None):
+    """A function returning the dense Jacobian, shaped output shape + input shape (a tuple
+    of them for a tuple ``wrt``; pytrees nest as the output around the input). Uses
+    forward mode when the inputs have fewer elements than the output, reverse otherwise."""
+    return _jacobian(f, api.wrt_or_argnums(wrt, argnums), None)
+
+
+def jacfwd(f, wrt=api.FIRST, *, argnums=None):
+    """``jacobian`` by forward mode: one ``jvp`` per input element."""
+    return _jacobian(f, api.wrt_or_argnums(wrt, argnums), "forward")
+
+
+def jacrev(f, wrt=api.FIRST, *, argnums=None):
+    """``jacobian`` by reverse mode: one backward sweep per output element."""
+    return _jacobian(f, api.wrt_or_argnums(wrt, argnums), "reverse")
+
+
+def elementwise_grad(f, wrt=api.FIRST, *, argnums=None):
+    """autograd's ``elementwise_grad``: the vector-Jacobian product with a cotangent of
+    ones, i.e. the gradient of ``sum(f(...))``. For an elementwise ``f`` it is the
+    derivative of each output element w.r.t. its input element."""
+    vjp_fn = api.vjp(f, api.wrt_or_argnums(wrt, argnums))
+
+    def elementwise_grad_fn(*args, **kwargs):
+        value, backward = vjp_fn(*args, **kwargs)
+        return backward(pytree.ones_like(value))
+
+    elementwise_grad_fn.source = vjp_fn.source
+    elementwise_grad_fn.unit = vjp_fn.unit
+    return elementwise_grad_fn
+
+
+def _jacobian(f, wrt, mode):
+    from srcgrad.higher import jvp
+
+    fn, bound = api._target(f)
+    names = api.resolve_wrt(fn, wrt, bound)
+    single = isinstance(names, str)
+    names = (names,) if single else names
+    params = api.parameter_names(fn, bound)
+    forward = jvp(f, names) if mode != "reverse" else None
+    backward = api.vjp(f, names) if mode != "forward" else None
+
+    def jacobian_fn(*args):
+        inputs = [_float_tree(args[params.index(n)], n) for n in names]
+        in_leaves = [leaf for tree in inputs for leaf in pytree.leaves(tree)]
+        columns = None
+        if mode == "forward":
+            value, columns = _columns(forward, args, inputs)
+        else:
+            value, pullback = backward(*args)
+            out_size = sum(np.size(leaf) for leaf in pytree.leaves(value))
+            if mode is None and out_size >= sum(leaf.size for leaf in in_leaves):
+                value, columns = _columns(forward, args, inputs)
+        out_leaves, out_def = pytree.flatten(value)
+        _check_float_outputs(out_leaves)
+        blocks = [[np.zeros(np.shape(o) + x.shape) for x in in_leaves] for o in out_leaves]
+        if columns is not None:
+            _fill_from_columns(blocks, columns, in_leaves)
+        else:
+            _fill_from_rows(blocks, pullback, out_leaves, out_def, single)
+        return out_def.unflatten(_nest(inputs, row, single) for row in blocks)
+
+    return jacobian_fn
+
+
+def _float_tree(tree, name):
+    def leaf(x):
+        x = np.asarray(x)
+        if x.dtype.kind not in "fc":
+            if x.dtype.kind not in "iub":
+                raise TypeError(f"jacobian: a leaf of argument {name!r} is a "
+                                f"{type(x).__name__} of dtype {x.dtype}, not a number")
+            x = x.astype(float)
+        return x
+    return pytree.tree_map(leaf, tree)
+
+
+def _check_float_outputs(leaves):
+    for leaf in leaves:
+        if np.asarray(leaf).dtype.kind not in "fciub":
+            raise TypeError(f"jacobian needs numeric outputs; the function returned a "
+                            f"{type(leaf).__name__} among them")
+
+
+def _basis(shape, index):
+    e = np.zeros(shape)
+    e[index] = 1.0
+    return e if shape else float(e)
+
+
+def _zeros(x):
+    return np.zeros(x.shape) if x.shape else 0.0
+
+
+def _columns(forward, args, inputs):
+    """``(value, [[output tangent leaves] per input element, inputs' leaf order])``."""
+    flat = [pytree.flatten(tree) for tree in inputs]
+    every = [(k, i) for k, (leaves, _) in enumerate(flat) for i in range(len(leaves))]
+    value, columns = None, []
+    for k, i in every:
+        x = flat[k][0][i]
+        for in_index in np.ndindex(x.shape):
+            tangents = tuple(
+                treedef.unflatten(_basis(leaf.shape, in_index) if (j, m) == (k, i)
+                                  else _zeros(leaf) for m, leaf in enumerate(leaves))
+                for j, (leaves, treedef) in enumerate(flat))
+            value, tangent = forward(*args, tangents)
+            columns.append(pytree.leaves(core.restructure(tangent, value)))
+    if value is None:   # no input elements: one run for the output's structure
+        value = forward(*args, tuple(pytree.zeros_like(tree) for tree in inputs))[0]
+    return value, columns
+
+
+def _fill_from_columns(blocks, columns, in_leaves):
+    column = iter(columns)
+    for i, x in enumerate(in_leaves):
+        for in_index in np.ndindex(x.shape):
+            for j, tangent in enumerate(next(column)):
+                blocks[j][i][(...,) + in_index] = tangent
+
+
+def _fill_from_rows(blocks, pullback, out_leaves, out_def, single):
+    for j, out in enumerate(out_leaves):
+        shape = np.shape(out)
+        for out_index in np.ndindex(shape):
+            cotangent = out_def.unflatten(
+                _basis(shape, out_index) if m == j else _zeros(np.asarray(leaf))
+                for m, leaf in enumerate(out_leaves))
+            grads = pullback(cotangent)
+            row = pytree.leaves(grads if not single else (grads,))
+            for i, gradient in enumerate(row):
+                blocks[j][i][out_index] = gradient
+
+
+def _nest(inputs, row, single):
+    """One output leaf's blocks, in the inputs' structure (a tuple of them for a tuple
+    ``wrt``)."""
+    row = iter(row)
+    trees = [pytree.flatten(tree)[1].unflatten(next(row) for _ in pytree.leaves(tree))
+             for tree in inputs]
+    return trees[0] if single else tuple(trees)
