@@ -161,12 +161,14 @@ def differentiable(fn):
     generated once, on first use, and cached. Called while a ``GradientTape`` records,
     it is one tape node whose backward is its generated backward."""
     plain, _ = _target(fn)
-    parsed = check_function(parse_function(plain))
     from srcgrad import syntax
     from srcgrad.codegen.naming import Namer
+    from srcgrad.frontend.depth import room_for_deep_expressions
     from srcgrad.normalize import normalize_function
 
-    normalize_function(parsed, Namer(syntax.names_in(parsed.node)))
+    with room_for_deep_expressions(plain):
+        parsed = check_function(parse_function(plain))
+        normalize_function(parsed, Namer(syntax.names_in(parsed.node)))
     plain.__srcgrad_differentiable__ = True
     from srcgrad.eager import tape_aware
 

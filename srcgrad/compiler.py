@@ -29,6 +29,7 @@ from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.codegen import emit, loader
 from srcgrad.codegen.naming import Namer
+from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.calls import is_array_attribute
@@ -105,7 +106,8 @@ def reverse_unit(fn, wrt, eager=False, scalars=False):
         collecting = gc.isenabled()
         gc.disable()   # generation allocates many small trees and frees none of them early
         try:
-            return _compile(fn, wrt, created, eager, scalars)
+            with room_for_deep_expressions(fn):
+                return _compile(fn, wrt, created, eager, scalars)
         except BaseException:
             for unit in created:
                 _cache_for(unit.eager, unit.scalars).get(unit.fn, {}).pop(unit.wrt, None)

@@ -25,6 +25,7 @@ from srcgrad import cache as disk_cache
 from srcgrad import compiler, debug, syntax
 from srcgrad.codegen import emit, loader
 from srcgrad.codegen.naming import Namer
+from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.forward import ForwardMode
@@ -70,7 +71,8 @@ def forward_unit(fn, wrt):
             return per_fn[wrt]
         created = []
         try:
-            return _compile(fn, wrt, created)
+            with room_for_deep_expressions(fn):
+                return _compile(fn, wrt, created)
         except BaseException:
             for unit in created:
                 _CACHE.get(unit.fn, {}).pop(unit.wrt, None)

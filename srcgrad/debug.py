@@ -45,6 +45,9 @@ def origin(unit, generated_line):
     return filename, user_line, linecache.getline(filename, user_line).strip()
 
 
+_ANNOTATION_WIDTH = 100
+
+
 def annotate_lines(unit):
     """Show the user's origin of each generated line in tracebacks."""
     lines = unit.module.source.splitlines()
@@ -54,6 +57,8 @@ def annotate_lines(unit):
     for number, user_line in unit.module.line_map.items():
         if 0 < number <= len(lines) and 0 < user_line <= len(user_lines):
             text = user_lines[user_line - 1].strip()
+            if len(text) > _ANNOTATION_WIDTH:   # a long line, cited once per generated line
+                text = text[:_ANNOTATION_WIDTH - 3] + "..."
             lines[number - 1] += f"    # from {short}:{user_line}: {text}"
     annotated = [line + "\n" for line in lines]
     text = "".join(annotated)

@@ -12,6 +12,8 @@ After:  the same function, unchanged, or a ``TransformError`` naming the constru
 
 from __future__ import annotations
 
+import builtins
+
 from srcgrad.syntax import gast
 
 # node type -> why it is rejected
@@ -41,6 +43,10 @@ UNSUPPORTED = {
     gast.Set: "set literals are not supported",
     gast.Starred: "starred expressions (`*args`) are not supported yet",
 }
+
+
+# builtins that read the function's own namespace, which the generated code renames
+NAMESPACE_READS = ("locals", "vars", "globals")
 
 
 def check_function(parsed):
@@ -88,6 +94,10 @@ def _check_node(parsed, node):
                            "supported; import at module level", node)
     if isinstance(node, gast.Dict) and any(key is None for key in node.keys):
         raise parsed.error("dict unpacking (`{**d}`) is not supported", node)
+    if isinstance(node, gast.Name) and node.id in NAMESPACE_READS \
+            and isinstance(node.ctx, gast.Load) and _is_builtin(parsed, node.id):
+        raise parsed.error(f"`{node.id}()` is not supported: the generated code keeps its "
+                           "values under other names; read the variables directly", node)
     if isinstance(node, gast.Call):
         if isinstance(node.func, gast.Name) and node.func.id in ("exec", "eval"):
             raise parsed.error(f"`{node.func.id}` is not supported (its code cannot be "
@@ -101,6 +111,17 @@ def _check_node(parsed, node):
         _check_target(parsed, node.target)
     if isinstance(node, (gast.For, gast.While)) and isinstance(node, gast.For):
         _check_target(parsed, node.target)
+
+
+def _is_builtin(parsed, name):
+    """Does ``name`` denote the builtin of that name here (not a local or a global)?"""
+    if name in {n.id for n in gast.walk(parsed.node)
+                if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}:
+        return False
+    try:
+        return parsed.resolve(name) is getattr(builtins, name)
+    except KeyError:
+        return False
 
 
 def _check_target(parsed, target):

@@ -10,6 +10,7 @@ x * x``); when a line holds several lambdas, the one whose code object matches i
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import textwrap
@@ -17,6 +18,7 @@ import types
 
 from srcgrad import syntax
 from srcgrad.errors import TransformError
+from srcgrad.frontend.depth import check_depth
 from srcgrad.syntax import gast
 
 
@@ -79,6 +81,7 @@ def parse_function(fn):
     dedented = textwrap.dedent(source)
     indent = _indent_of(source) - _indent_of(dedented)
     try:
+        check_depth(ast.parse(dedented), filename, fn.__name__, first_line - 1)
         module = syntax.parse(dedented)
     except SyntaxError:
         if fn.__name__ != "<lambda>":
