@@ -36,7 +36,7 @@ def _loader(module):
     return load
 
 
-OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special")}
+OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special"), "scipy.stats": _loader("scipy_stats")}
 REGISTRY.optional.update(OPTIONAL_ROWS)
 
 

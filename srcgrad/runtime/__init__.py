@@ -13,6 +13,7 @@ from srcgrad.runtime.adjoints import *  # noqa: F403
 from srcgrad.runtime.array_adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403
 from srcgrad.runtime.core import _FLOAT, _NDARRAY  # noqa: F401
+from srcgrad.runtime.distribution_adjoints import *  # noqa: F403
 from srcgrad.runtime.dynamic import *  # noqa: F403
 from srcgrad.runtime.fft_adjoints import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403

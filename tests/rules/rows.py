@@ -8,7 +8,9 @@ from tests.rules import (
     rows_reductions,
     rows_shape,
     rows_special,
+    rows_stats,
 )
 
 ROWS = (rows_elementwise.ROWS + rows_shape.ROWS + rows_reductions.ROWS + rows_products.ROWS
-        + rows_linalg.ROWS + rows_fft.ROWS + rows_special.ROWS)
+        + rows_linalg.ROWS + rows_fft.ROWS + rows_special.ROWS
+        + rows_stats.ROWS)

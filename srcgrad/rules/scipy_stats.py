@@ -1,0 +1,137 @@
+"""``scipy.stats``: densities, distribution functions and their logarithms, registered
+only when SciPy imports.
+
+A distribution here is an object (``scipy.stats.norm`` is an instance of ``norm_gen``),
+so a row is keyed by the bound method itself: ``norm.logpdf`` is looked up by the
+identity of ``norm`` and of the function behind ``logpdf``, never by its name, and
+``t.logpdf`` is a different row.
+
+Location-scale families are written once from their standard density ``f0`` (with
+``z = (x - loc) / scale``): only ``d log f0 / dz`` and the shape parameters' partials of
+``logpdf`` differ between them, for example for ``norm``::
+
+    logpdf:  d/dx = D / scale,   d/dloc = -D / scale,   d/dscale = -(D * z + 1) / scale
+    cdf:     d/dx = pdf,         d/dloc = -pdf,         d/dscale = -pdf * z
+    logcdf:  the cdf's partials divided by the cdf, ``np.exp(logpdf - ans)``
+
+with ``D = -z``. The distribution functions of a shape parameter (``t.cdf`` in ``df``)
+have no closed form: those parameters are refused, never given a zero.
+"""
+
+from __future__ import annotations
+
+try:
+    import scipy.stats as st
+except ImportError:  # pragma: no cover - exercised only without SciPy
+    st = None
+
+from srcgrad.rules.registry import defadjoint, defelementwise
+
+Z = "((x - loc) / scale)"
+
+# name -> (shape parameters, d log f0 / dz, {shape parameter: d logpdf / d shape})
+LOCATION_SCALE = {
+    "norm": ((), "-{z}", {}),
+    "cauchy": ((), "-2 * {z} / (1 + {z} ** 2)", {}),
+    "laplace": ((), "-np.sign({z})", {}),
+    "logistic": ((), "-np.tanh({z} / 2)", {}),
+    "expon": ((), "-np.ones_like({z})", {}),
+    "t": (("df",), "-(df + 1) * {z} / (df + {z} ** 2)", {
+        "df": "(_sg.digamma((df + 1) / 2) - _sg.digamma(df / 2) - 1 / df "
+              "- np.log1p({z} ** 2 / df) + (df + 1) * {z} ** 2 / (df * (df + {z} ** 2))) / 2"}),
+    "gamma": (("a",), "(a - 1) / {z} - 1", {"a": "np.log({z}) - _sg.digamma(a)"}),
+    "beta": (("a", "b"), "(a - 1) / {z} - (b - 1) / (1 - {z})", {
+        "a": "np.log({z}) - _sg.digamma(a) + _sg.digamma(a + b)",
+        "b": "np.log1p(-{z}) - _sg.digamma(b) + _sg.digamma(a + b)"}),
+}
+
+
+def _params(shapes):
+    return ("x",) + shapes + ("loc=0", "scale=1")
+
+
+def _call(name, method, shapes):
+    """``_sg.distribution('t', 'pdf', x, df, loc, scale)``: the same distribution's
+    function at the same arguments."""
+    args = ", ".join(("x",) + shapes + ("loc", "scale"))
+    return f"_sg.distribution({name!r}, {method!r}, {args})"
+
+
+def _row(name, method, partials, shapes, refuses=()):
+    defelementwise(getattr(getattr(st, name), method), *partials, params=_params(shapes),
+                   name=f"scipy.stats.{name}.{method}", refuses=refuses)
+
+
+def _location_scale(name, shapes, dlogf0, shape_partials):
+    d = dlogf0.format(z=Z)
+    shape_terms = [shape_partials[s].format(z=Z) for s in shapes]
+    log_terms = [f"({d}) / scale", *shape_terms, f"-({d}) / scale",
+                 f"-(({d}) * {Z} + 1) / scale"]
+    _row(name, "logpdf", log_terms, shapes)
+    _row(name, "pdf", [f"ans * ({term})" for term in log_terms], shapes)
+    pdf = _call(name, "pdf", shapes)
+    ratio = f"np.exp({_call(name, 'logpdf', shapes)} - ans)"
+    for method, base, sign in (("cdf", pdf, ""), ("sf", pdf, "-"),
+                               ("logcdf", ratio, ""), ("logsf", ratio, "-")):
+        opposite = "-" if sign == "" else ""
+        terms = [f"{sign}{base}", *[None] * len(shapes), f"{opposite}{base}",
+                 f"{opposite}{base} * {Z}"]
+        _row(name, method, terms, shapes, refuses=shapes)
+
+
+def _discrete():
+    """``poisson(k, mu)`` and ``binom(k, n, p)``: ``k`` and ``loc`` move the mass only
+    between integers (zero almost everywhere), ``n`` is an integer."""
+    pois = st.poisson
+    below = "_sg.distribution('poisson', 'pmf', np.floor(k - loc), mu)"
+    dlog = "(k - loc) / mu - 1"
+    defelementwise(pois.logpmf, None, dlog, None, params=("k", "mu", "loc=0"),
+                   name="scipy.stats.poisson.logpmf")
+    defelementwise(pois.pmf, None, f"ans * ({dlog})", None, params=("k", "mu", "loc=0"),
+                   name="scipy.stats.poisson.pmf")
+    defelementwise(pois.cdf, None, f"-{below}", None, params=("k", "mu", "loc=0"),
+                   name="scipy.stats.poisson.cdf")
+    defelementwise(pois.sf, None, below, None, params=("k", "mu", "loc=0"),
+                   name="scipy.stats.poisson.sf")
+    binom = st.binom
+    spec = ("k", "n", "p", "loc=0")
+    dlog = "(k - loc) / p - (n - k + loc) / (1 - p)"
+    below = "n * _sg.distribution('binom', 'pmf', np.floor(k - loc), n - 1, p)"
+    defelementwise(binom.logpmf, None, None, dlog, None, params=spec, refuses=("n",),
+                   name="scipy.stats.binom.logpmf")
+    defelementwise(binom.pmf, None, None, f"ans * ({dlog})", None, params=spec,
+                   refuses=("n",), name="scipy.stats.binom.pmf")
+    defelementwise(binom.cdf, None, None, f"-{below}", None, params=spec, refuses=("n",),
+                   name="scipy.stats.binom.cdf")
+    defelementwise(binom.sf, None, None, below, None, params=spec, refuses=("n",),
+                   name="scipy.stats.binom.sf")
+
+
+def _multivariate():
+    """Dirichlet (components along the first axis) and the multivariate normal (the last
+    axis of ``x``; ``cov`` a matrix, a vector of variances or one variance)."""
+    for method, scale in (("logpdf", ""), ("pdf", "ans * ")):
+        defadjoint(getattr(st.dirichlet, method), "x, alpha",
+                   x=f"_sg.dirichlet_adjoint_x({scale}g, x, alpha)",
+                   alpha=f"_sg.dirichlet_adjoint_alpha({scale}g, x, alpha)",
+                   tangent={"x": f"{scale}_sg.dirichlet_tangent_x(x_dot, x, alpha)",
+                            "alpha": f"{scale}_sg.dirichlet_tangent_alpha(alpha_dot, x, alpha)"},
+                   name=f"scipy.stats.dirichlet.{method}")
+        terms = {part: f"_sg.mvn_adjoint({scale}g, x, mean, cov, {part!r})"
+                 for part in ("x", "mean", "cov")}
+        tangents = {part: f"{scale}_sg.mvn_tangent({part}_dot, x, mean, cov, {part!r})"
+                    for part in ("x", "mean", "cov")}
+        defadjoint(getattr(st.multivariate_normal, method),
+                   "x, mean=None, cov=1, allow_singular=False", tangent=tangents,
+                   name=f"scipy.stats.multivariate_normal.{method}", **terms)
+
+
+def _register():
+    for name, (shapes, dlogf0, shape_partials) in LOCATION_SCALE.items():
+        _location_scale(name, shapes, dlogf0, shape_partials)
+    _discrete()
+    _multivariate()
+
+
+if st is not None:
+    _register()

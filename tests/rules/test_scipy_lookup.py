@@ -1,0 +1,60 @@
+"""How SciPy's rows are found: by the identity of the function (a distribution's bound
+method), loaded once the program imports the subpackage, and refusing what they lack."""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+import scipy.stats
+from scipy.stats import norm, t
+
+import srcgrad as sg
+
+X = np.array([0.3, -1.2, 2.0])
+
+
+def two_densities(x, mu):
+    return np.sum(norm.logpdf(x, mu, 2.0)) + np.sum(scipy.stats.t.logpdf(x, 3.0, mu))
+
+
+def test_names_bound_to_distributions_resolve_to_their_own_rows():
+    r = X - 0.5
+    expected = np.sum(r / 4) + np.sum(4 * r / (3 + r ** 2))   # closed forms
+    assert np.isclose(sg.grad(two_densities, wrt=1)(X, 0.5), expected)
+    assert np.isclose(sg.jvp(two_densities, wrt=1)(X, 0.5, 1.0)[1], expected)
+
+
+def cdf_in_df(x, df):
+    return np.sum(t.cdf(x, df))
+
+
+def test_a_shape_parameter_of_a_distribution_function_is_refused():
+    with pytest.raises(sg.MissingRuleError, match="`scipy.stats.t.cdf` with respect to its "
+                                                  "argument `df`"):
+        sg.grad(cdf_in_df, wrt=1)(X, 3.0)
+    assert np.allclose(sg.grad(cdf_in_df)(X, 3.0), t.pdf(X, 3.0))
+
+
+PROGRAM = textwrap.dedent("""
+    import numpy as np
+    import srcgrad as sg
+    from scipy.stats import gamma
+
+    def loss(a):
+        return np.sum(gamma.logpdf(np.array([0.5, 1.5]), a))
+
+    print(sg.grad(loss)(2.0))
+""")
+
+
+def test_rows_load_when_the_program_has_imported_the_subpackage(tmp_path):
+    program = tmp_path / "program.py"
+    program.write_text(PROGRAM)
+    out = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                         check=True).stdout
+    import scipy.special as sp
+
+    expected = np.sum(np.log([0.5, 1.5]) - sp.digamma(2.0))
+    assert np.isclose(float(out), expected)
