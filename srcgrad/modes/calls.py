@@ -50,8 +50,10 @@ def classify_call(parsed, call, local_names):
 def classify_object(obj, dotted, args, keywords):
     if getattr(obj, "__srcgrad_custom__", False):   # user rules: called like a user function
         return CallInfo("user", dotted, obj, args=args, keywords=keywords)
-    if REGISTRY.is_nondiff(obj) or _is_random(obj):
+    if REGISTRY.is_nondiff(obj):
         return CallInfo("nondiff", dotted, obj, args=args, keywords=keywords)
+    if _is_random(obj):   # no rule: a draw whose parameters carry derivatives is refused
+        return CallInfo("unknown", qualified_name(obj), obj, args=args, keywords=keywords)
     rule = REGISTRY.lookup(obj)
     if rule is not None:
         return CallInfo("rule", rule.name, obj, rule, args, keywords)

@@ -17,6 +17,7 @@ from srcgrad.rules import (  # noqa: F401
     numpy_shape,
     operators,
     runtime_rules,
+    value_carrying,
 )
 from srcgrad.rules.registry import (  # noqa: F401
     NONDIFF_ATTRIBUTES,

@@ -19,8 +19,9 @@ ARRAY_METHODS = {
     "reshape": (np.reshape, "shape"), "transpose": (np.transpose, "axes"),
     "swapaxes": (np.swapaxes, None), "trace": (np.trace, None), "repeat": (np.repeat, None),
     "std": (np.std, None), "var": (np.var, None), "astype": (np.asarray, None),
+    "tolist": (runtime.array_tolist, None),
 }
-NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all", "tolist",
+NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all",
                    "__len__", "count", "index", "keys"}
 # Attributes that are linear functions of the array.
 ARRAY_ATTRIBUTES = {"T": "np.transpose(g)", "real": "g", "flat": None}

@@ -97,6 +97,10 @@ class Registry:
     def rows(self):
         return dict(self._by_name)
 
+    def nondiff_functions(self):
+        """``{function: name}`` for every row of the non-differentiable table."""
+        return {func: name for func, name in self._nondiff.items() if not isinstance(func, int)}
+
     def nondiff_names(self):
         return sorted(set(self._nondiff.values()))
 

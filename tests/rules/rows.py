@@ -9,8 +9,9 @@ from tests.rules import (
     rows_shape,
     rows_special,
     rows_stats,
+    rows_value_carrying,
 )
 
 ROWS = (rows_elementwise.ROWS + rows_shape.ROWS + rows_reductions.ROWS + rows_products.ROWS
         + rows_linalg.ROWS + rows_fft.ROWS + rows_special.ROWS
-        + rows_stats.ROWS)
+        + rows_stats.ROWS + rows_value_carrying.ROWS)

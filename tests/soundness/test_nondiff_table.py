@@ -1,0 +1,162 @@
+"""The non-differentiable table holds only functions whose outputs are locally constant
+in their float inputs: every row is walked with a use that would carry a value if the
+function did, and central differences (an oracle independent of srcgrad) must give 0.
+Functions that carry values have rules checked against the same oracle, or are refused."""
+
+import builtins
+import math
+
+import numpy as np
+import pytest
+
+from srcgrad import runtime as rt
+from srcgrad.rules import REGISTRY
+from srcgrad.rules.methods import NONDIFF_METHODS
+from tests.conftest import numeric_grad
+
+X = np.array([.3, .7, 1.1])
+# Where a row's output is not a number, there is nothing for a derivative to carry.
+NOT_NUMBERS = {
+    rt.stop_gradient: "the user's explicit request for no derivative",
+    builtins.print: "returns None",
+    builtins.str: "text (as an f-string) carries no derivative",
+    builtins.repr: "text (as an f-string) carries no derivative",
+}
+
+
+def _total(value):
+    """A float summarizing ``value`` (numbers, arrays, tuples, lists, shapes)."""
+    if isinstance(value, (tuple, list)):
+        return float(sum(_total(v) for v in value)) if value else 0.0
+    return float(np.sum(np.asarray(value, dtype=float)))
+
+
+# Each row applied to values derived from x, as a float-valued function of x.
+USES = {
+    builtins.len: lambda x: len(x * 2.0) * 1.0,
+    builtins.range: lambda x: _total(list(range(int(x[2] * 7)))),
+    builtins.int: lambda x: float(int(x[1] * 7)),
+    builtins.bool: lambda x: float(bool(x[0] - 0.3)),
+    builtins.round: lambda x: round(x[1] * 7) + round(x[2], 1),
+    builtins.isinstance: lambda x: float(isinstance(x[0] * 2.0, float)),
+    builtins.type: lambda x: float(type(x[0] * 1.0) is np.float64),
+    builtins.id: lambda x: float(id(x) == id(x)),
+    builtins.callable: lambda x: float(callable(x[0])),
+    math.floor: lambda x: math.floor(x[1] * 7.0) * 1.0,
+    math.ceil: lambda x: math.ceil(x[1] * 7.0) * 1.0,
+    math.trunc: lambda x: math.trunc(x[2] * 7.0) * 1.0,
+    math.isnan: lambda x: float(math.isnan(x[0])),
+    math.isinf: lambda x: float(math.isinf(x[0])),
+    math.isfinite: lambda x: float(math.isfinite(x[0])),
+    np.floor: lambda x: _total(np.floor(x * 7.0)),
+    np.ceil: lambda x: _total(np.ceil(x * 7.0)),
+    np.round: lambda x: _total(np.round(x * 7.0)) + _total(np.round(x, 3)),
+    np.rint: lambda x: _total(np.rint(x * 7.0)),
+    np.trunc: lambda x: _total(np.trunc(x * 7.0)),
+    np.fix: lambda x: _total(np.fix(x * 7.0)),
+    np.sign: lambda x: _total(np.sign(x - 0.5)),
+    np.floor_divide: lambda x: _total(np.floor_divide(x * 7.0, x[1] - 0.3)),
+    np.argmax: lambda x: float(np.argmax(x)),
+    np.argmin: lambda x: float(np.argmin(x)),
+    np.argsort: lambda x: _total(np.argsort(x) * np.arange(3)),
+    np.argwhere: lambda x: _total(np.argwhere(x > 0.5)),
+    np.nonzero: lambda x: _total(np.nonzero(x > 0.5)),
+    np.flatnonzero: lambda x: _total(np.flatnonzero(x > 0.5)),
+    np.shape: lambda x: _total(np.shape(x)),
+    np.ndim: lambda x: float(np.ndim(x)),
+    np.size: lambda x: float(np.size(x)),
+    np.zeros: lambda x: _total(np.zeros(int(x[2] * 3))) + float(np.zeros(3).size),
+    np.ones: lambda x: _total(np.ones(int(x[2] * 3))),
+    np.empty: lambda x: float(np.empty(int(x[2] * 3)).size),
+    np.eye: lambda x: _total(np.eye(int(x[2] * 3))),
+    np.identity: lambda x: _total(np.identity(int(x[2] * 3))),
+    np.zeros_like: lambda x: _total(np.zeros_like(x)),
+    np.ones_like: lambda x: _total(np.ones_like(x)),
+    np.empty_like: lambda x: float(np.empty_like(x).size),
+    np.isnan: lambda x: _total(np.isnan(x)),
+    np.isinf: lambda x: _total(np.isinf(x)),
+    np.isfinite: lambda x: _total(np.isfinite(x)),
+    np.isclose: lambda x: _total(np.isclose(x, 0.7)),
+    np.allclose: lambda x: float(np.allclose(x, X)),
+    np.array_equal: lambda x: float(np.array_equal(x, X)),
+    np.equal: lambda x: _total(np.equal(x, 0.7)),
+    np.not_equal: lambda x: _total(np.not_equal(x, 0.7)),
+    np.less: lambda x: _total(np.less(x, 0.5)),
+    np.less_equal: lambda x: _total(np.less_equal(x, 0.5)),
+    np.greater: lambda x: _total(np.greater(x, 0.5)),
+    np.greater_equal: lambda x: _total(np.greater_equal(x, 0.5)),
+    np.logical_and: lambda x: _total(np.logical_and(x, x - 0.3)),
+    np.logical_or: lambda x: _total(np.logical_or(x, x - 0.3)),
+    np.logical_not: lambda x: _total(np.logical_not(x - 0.3)),
+    np.logical_xor: lambda x: _total(np.logical_xor(x, x - 0.3)),
+    np.any: lambda x: float(np.any(x - 0.3)),
+    np.all: lambda x: float(np.all(x - 0.3)),
+    np.count_nonzero: lambda x: float(np.count_nonzero(x - 0.3)),
+    np.searchsorted: lambda x: _total(np.searchsorted(x, [0.5, 1.0])),
+    np.digitize: lambda x: _total(np.digitize(x, [0.5, 1.0])),
+    np.tril_indices: lambda x: _total(np.tril_indices(int(x[2] * 3))),
+    np.triu_indices: lambda x: _total(np.triu_indices(int(x[2] * 3))),
+    np.diag_indices: lambda x: _total(np.diag_indices(int(x[2] * 3))),
+    np.indices: lambda x: _total(np.indices((int(x[2] * 3), 2))),
+    np.result_type: lambda x: float(np.result_type(x, 1.0) == np.float64),
+    np.iscomplexobj: lambda x: float(np.iscomplexobj(x)),
+    np.isscalar: lambda x: float(np.isscalar(x[0])),
+    np.broadcast_shapes: lambda x: _total(np.broadcast_shapes(np.shape(x), (1,))),
+    np.argpartition: lambda x: _total(np.argpartition(x, 1) * np.arange(3)),
+    np.lexsort: lambda x: _total(np.lexsort((x, -x)) * np.arange(3)),
+    np.signbit: lambda x: _total(np.signbit(x - 0.5)),
+    np.isreal: lambda x: _total(np.isreal(x)),
+    np.iscomplex: lambda x: _total(np.iscomplex(x)),
+    np.isrealobj: lambda x: float(np.isrealobj(x)),
+    np.ravel_multi_index: lambda x: float(np.ravel_multi_index((int(x[1] * 3), 1), (3, 3))),
+    np.unravel_index: lambda x: _total(np.unravel_index(int(x[2] * 5), (3, 3))),
+    np.array_equiv: lambda x: float(np.array_equiv(x, X)),
+    np.isin: lambda x: _total(np.isin(x, X)),
+    np.spacing: lambda x: _total(np.spacing(x)),
+    np.linalg.matrix_rank: lambda x: float(np.linalg.matrix_rank(np.outer(x, x))),
+    rt.zeros_like: lambda x: _total(rt.zeros_like(x)),
+    rt.seed: lambda x: float(rt.seed(np.sum(x))),
+    rt.sign: lambda x: _total(rt.sign(x - 0.5)),
+    rt.balanced_eq: lambda x: _total(rt.balanced_eq(x, np.maximum(x, 0.5), 0.5)),
+    rt.clip_mask: lambda x: _total(rt.clip_mask(x, 0.5, 1.0)),
+    rt.inverse_axes: lambda x: _total(rt.inverse_axes((1, 0), int(x[2] * 2))),
+    rt.zeros_like_structure: lambda x: _total(rt.zeros_like_structure([x, x])),
+    rt.all_scalars: lambda x: float(rt.all_scalars(x[0], x[1])),
+}
+METHOD_USES = {
+    "argmax": lambda x: float(x.argmax()),
+    "argmin": lambda x: float(x.argmin()),
+    "argsort": lambda x: _total(x.argsort() * np.arange(3)),
+    "nonzero": lambda x: _total((x - 0.3).nonzero()),
+    "any": lambda x: float((x - 0.3).any()),
+    "all": lambda x: float((x - 0.3).all()),
+    "__len__": lambda x: float((x * 2.0).__len__()),
+    "count": lambda x: float(list(x * 2.0).count(x[1] * 2.0)),
+    "index": lambda x: float(list(x * 2.0).index(x[1] * 2.0)),
+    "keys": lambda x: float(len({"a": x[0]}.keys())),
+}
+ROWS = REGISTRY.nondiff_functions()
+
+
+def test_every_row_has_a_use():
+    missing = [name for func, name in ROWS.items()
+               if func not in USES and func not in NOT_NUMBERS]
+    assert not missing, f"rows without a value-carrying use in this test: {missing}"
+    assert set(METHOD_USES) == set(NONDIFF_METHODS)
+
+
+@pytest.mark.parametrize("func", list(USES), ids=lambda f: ROWS.get(f, repr(f)))
+def test_row_is_locally_constant(func):
+    assert func in ROWS, "a use for a function no longer in the table"
+    use = USES[func]
+    assert np.all(numeric_grad(use, [X], 0) == 0.0)
+
+
+@pytest.mark.parametrize("method", sorted(METHOD_USES))
+def test_method_is_locally_constant(method):
+    assert np.all(numeric_grad(METHOD_USES[method], [X], 0) == 0.0)
+
+
+def test_not_numbers_carry_nothing():
+    assert rt.stop_gradient(X) is X
+    assert isinstance(str(X), str) and isinstance(repr(X), str)
