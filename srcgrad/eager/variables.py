@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
-from srcgrad.runtime.variables import VariableBase
+from srcgrad.runtime.variables import ConstantBase, VariableBase
 
 _COUNTER = itertools.count()
 # Tensor, Variable and their subclasses: what a tape can track (exact types, so that
@@ -192,7 +192,7 @@ class _Arithmetic:
         return self._value
 
 
-class Tensor(_Arithmetic):
+class Tensor(_Arithmetic, ConstantBase):
     """An immutable value that tapes can watch and record operations on."""
 
     __slots__ = ("_value", "__weakref__")

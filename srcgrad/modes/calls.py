@@ -36,6 +36,8 @@ def classify_call(parsed, call, local_names):
     root = dotted.split(".")[0] if dotted else None
     if dotted == "_sg.read_variable":   # see normalize.variables
         return CallInfo("variable", dotted, args=args, keywords=keywords)
+    if dotted == "_sg.read_constant":   # the value of an sg.constant: no derivative
+        return CallInfo("nondiff", dotted, args=args, keywords=keywords)
     if isinstance(func, gast.Attribute) and (root is None or root in local_names):
         return _classify_method(func, args, keywords)
     if root in local_names:   # a callable value: known only when it runs

@@ -25,6 +25,10 @@ nor chains rooted at a module such as ``np.pi``); subscript loads and loop items
 anything but a local array. In a plain unit (``grad``) only what denotes a Variable now
 (a free name, a dotted path from one, an item of a global container) is wrapped, so
 Variables are constants there and code without Variables is left as it was.
+
+In both, a free name or dotted path that holds an ``sg.constant`` now is read as its
+value, ``_sg.read_constant(C)``: left as a Tensor, its operators would compute outside
+the generated code and the result's cotangent would be lost.
 """
 
 from __future__ import annotations
@@ -35,10 +39,11 @@ from srcgrad import syntax
 from srcgrad.normalize import map_blocks
 from srcgrad.rules import NONDIFF_ATTRIBUTES
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS, NONDIFF_METHODS
-from srcgrad.runtime.variables import VariableBase
+from srcgrad.runtime.variables import ConstantBase, VariableBase
 from srcgrad.syntax import gast
 
 READ = "_sg.read_variable"
+READ_CONSTANT = "_sg.read_constant"
 _KEEP_ATTRIBUTES = set(NONDIFF_ATTRIBUTES) | set(ARRAY_ATTRIBUTES)
 _ARRAY_METHOD_NAMES = set(ARRAY_METHODS) | set(NONDIFF_METHODS)
 _VALUE_ACCESSORS = {"value", "numpy", "read_value"}
@@ -146,7 +151,9 @@ class _Wrapper:
     def value(self, node):
         """``node`` (an expression in a value position) with its Variable reads wrapped."""
         if isinstance(node, gast.Name):
-            return self.read(node) if self.is_variable_now(node.id) else node
+            if self.is_variable_now(node.id):
+                return self.read(node)
+            return self.read_constant(node) if self.denotes_constant(node) else node
         if isinstance(node, gast.Attribute):
             return self.attribute(node)
         if isinstance(node, gast.Subscript):
@@ -175,6 +182,8 @@ class _Wrapper:
         if node.attr in _KEEP_ATTRIBUTES:
             node.value = self.value(node.value)
             return node
+        if self.denotes_constant(node):
+            return self.read_constant(node)
         node.value = self.base(node.value)
         if self.is_container_now(node):
             return node
@@ -230,6 +239,9 @@ class _Wrapper:
     def read(self, node):
         return syntax.call(READ, [node])
 
+    def read_constant(self, node):
+        return syntax.call(READ_CONSTANT, [node])
+
     # -- what names denote now -------------------------------------------------------
     def resolve(self, dotted):
         if not dotted or dotted.split(".")[0] in self.locals:
@@ -245,6 +257,14 @@ class _Wrapper:
     def denotes_variable(self, node):
         try:
             return isinstance(self.resolve(syntax.dotted_name(node)), VariableBase)
+        except KeyError:
+            return False
+
+    def denotes_constant(self, node):
+        """Does ``node`` (a free name or a dotted path from one) hold an ``sg.constant``
+        now? Its value is read (its operators would compute outside srcgrad's view)."""
+        try:
+            return isinstance(self.resolve(syntax.dotted_name(node)), ConstantBase)
         except KeyError:
             return False
 

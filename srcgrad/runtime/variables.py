@@ -18,14 +18,20 @@ import numpy as np
 
 from srcgrad.runtime.core import _NDARRAY
 
-__all__ = ["COLLECT", "NoneResultError", "VariableBase", "collecting", "ones_seed",
-           "read_variable", "variable_cotangent"]
+__all__ = ["COLLECT", "ConstantBase", "NoneResultError", "VariableBase", "collecting",
+           "ones_seed", "read_constant", "read_variable", "variable_cotangent"]
 
 
 class VariableBase:
     """What generated code recognises as a Variable: ``_value`` and a creation number."""
 
     __slots__ = ("_value", "_uid", "__weakref__")
+
+
+class ConstantBase:
+    """What generated code recognises as a constant Tensor: its ``_value`` is read."""
+
+    __slots__ = ()
 
 
 class NoneResultError(ValueError):
@@ -47,6 +53,21 @@ def read_variable(obj):
         if reads is not None:
             reads[obj] = None
         return obj._value
+    if isinstance(obj, ConstantBase):
+        return obj._value
+    return obj
+
+
+def read_constant(obj):
+    """The value of ``obj`` if it is a constant Tensor (``sg.constant``), else ``obj``:
+    a name that held a Tensor when the function was compiled. One that holds a Variable
+    now was compiled without its cotangent, so it is refused."""
+    if isinstance(obj, ConstantBase):
+        return obj._value
+    if isinstance(obj, VariableBase):
+        raise TypeError("a name that held an sg.constant when the function was compiled "
+                        "holds a Variable now; call srcgrad again on a fresh function "
+                        "(or reload its module) to differentiate it")
     return obj
 
 
@@ -77,6 +98,10 @@ def ones_seed(ans):
         return type(ans)(1.0)
     if isinstance(ans, np.ndarray):
         return np.ones_like(ans)
+    if isinstance(ans, (ConstantBase, VariableBase)):
+        raise TypeError(f"the differentiated function returned a {type(ans).__name__} "
+                        "computed from values srcgrad does not see (its gradient would be "
+                        "a silent zero)")
     return 0.0
 
 
