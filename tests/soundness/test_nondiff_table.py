@@ -11,11 +11,12 @@ import pytest
 
 import srcgrad as sg
 from srcgrad import runtime as rt
-from srcgrad.rules import REGISTRY
+from srcgrad.rules import REGISTRY, load_optional_rows
 from srcgrad.rules.methods import NONDIFF_METHODS
 from tests.conftest import numeric_grad
 
 X = np.array([.3, .7, 1.1])
+load_optional_rows()   # walk SciPy's rows too
 # Rows exempt from the oracle: a constant by declaration, or an output that is not a number.
 EXEMPT = {
     rt.stop_gradient: "the user's explicit request for no derivative",
@@ -125,6 +126,12 @@ USES = {
     rt.zeros_like_structure: lambda x: _total(rt.zeros_like_structure([x, x])),
     rt.all_scalars: lambda x: float(rt.all_scalars(x[0], x[1])),
 }
+try:
+    import scipy.special
+
+    USES[scipy.special.gammasgn] = lambda x: _total(scipy.special.gammasgn(x - 1.5))
+except ImportError:
+    pass
 METHOD_USES = {
     "argmax": lambda x: float(x.argmax()),
     "argmin": lambda x: float(x.argmin()),
