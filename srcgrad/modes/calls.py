@@ -98,6 +98,17 @@ def _classify_method(func, args, keywords):
     return CallInfo("dynamic", f".{func.attr}()", args=[obj] + args, keywords=keywords)
 
 
+def bare_call_error(parsed, info, stmt):
+    """The error for a call whose value is dropped but whose arguments carry derivatives
+    (``push(stack, x)``): what it does to them in place has no rule, in either mode."""
+    what = f"`{info.name}`" if info.kind not in ("unknown", "dynamic") \
+        or not info.name.startswith(".") else f"the in-place method call `{info.name}`"
+    return parsed.error(
+        f"{what} is called for its effect on values being differentiated, and srcgrad "
+        "has no rule for what it does in place; assign its result instead, or register "
+        "the update with srcgrad.rules.definplace", stmt)
+
+
 def _is_random(obj):
     module = getattr(obj, "__module__", "") or ""
     if module.startswith("numpy.random"):

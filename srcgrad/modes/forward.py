@@ -28,7 +28,7 @@ import dataclasses
 
 from srcgrad import syntax
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import classify_call, is_array_attribute
+from srcgrad.modes.calls import bare_call_error, classify_call, is_array_attribute
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
 from srcgrad.modes.reverse_containers import bind_fields
@@ -285,7 +285,9 @@ class ForwardMode:
                 return []
             out = self.own(info.args[0].id, state)
             return out + [gast.Expr(value=self.rules.linear(call, info, values, linear, state))]
-        return []
+        if info.kind in ("nondiff", "rule"):
+            return []
+        raise bare_call_error(self.parsed, info, stmt)   # as the reverse mode does
 
     def own(self, name, state):
         """Make ``name``'s tangent a buffer that an in-place write may change."""

@@ -12,7 +12,7 @@ Before::                         After (adjoint, in the backward sweep)::
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.modes.calls import structure_fields
+from srcgrad.modes.calls import bare_call_error, structure_fields
 from srcgrad.modes.reverse_common import list_growth, list_pop
 from srcgrad.syntax import gast
 
@@ -139,13 +139,7 @@ class ContainerAdjoints:
             return
         operands = list(info.args or []) + [value for _, value in info.keywords or []]
         if any(self.varied(stmt, atom) for atom in operands):
-            what = f"`{info.name}`" if info.kind not in ("unknown", "dynamic") \
-                or not info.name.startswith(".") \
-                else f"the in-place method call `{info.name}`"
-            raise self.parsed.error(
-                f"{what} is called for its effect on values being differentiated, and "
-                "srcgrad has no rule for what it does in place; assign its result "
-                "instead, or register the update with srcgrad.rules.definplace", stmt)
+            raise bare_call_error(self.parsed, info, stmt)
 
     def backward_subscript_write(self, stmt, target, state):
         base, index = target.value.id, target.slice
