@@ -3,16 +3,21 @@
 An entry is one unit's generated module (source, line map, function names) plus what
 re-links it to its callees' units, stored as JSON; reverse-mode units (plain, eager and
 scalar variants) and forward-mode units alike. Its key hashes everything generation
-depends on: the function's source, code, file, line and name; ``wrt`` and the mode;
-srcgrad's version and source files; the Python version; and what every name the function
-reads denotes now (a rule row, a user function's source, a module, a value's type), so a
-changed callee, rebound global or newly registered rule gives a new key.
+depends on: the function's source and whole code object (bytecode, constants, names,
+nested code, each instruction's line and column: ``cache_keys``), file and name; ``wrt``
+and the mode; srcgrad's version and source files; the Python and NumPy versions; and what
+every name the function reads denotes now (a rule row, a module, a value's type, a user
+function's source and code with what *its* names denote, transitively), so a changed
+callee at any depth, a rebound global or a newly registered rule gives a new key.
 
 Where: ``SRCGRAD_CACHE_DIR``, else ``$XDG_CACHE_HOME/srcgrad``, else ``~/.cache/srcgrad``.
 ``SRCGRAD_CACHE=0`` turns it off; under pytest (``PYTEST_VERSION`` set) it is off unless
 one of the two variables is set, so test runs stay hermetic. Writes are atomic
-(temporary file, then ``os.replace``); an entry that cannot be read is ignored and
-rewritten; a file or directory that another user owns or can write is never read.
+(temporary file, then ``os.replace``). Each entry carries a digest of its content,
+checked on load with the shape of every field; anything else at an entry's path (a
+damaged or truncated file, a directory, a FIFO: opened without blocking) is ignored and
+replaced, and an entry that fails to load is regenerated. A file or directory that
+another user owns or can write is never read.
 """
 
 from __future__ import annotations
@@ -20,28 +25,25 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import inspect
 import json
 import os
 import pathlib
+import shutil
+import stat as stat_module
 import sys
 import tempfile
-import types
+
+import numpy as np
 
 from srcgrad import syntax
+from srcgrad.cache_keys import Uncacheable, code_digest, describe, source_of
 from srcgrad.codegen.emit import GeneratedModule
-from srcgrad.rules import REGISTRY
-from srcgrad.rules.registry import qualified_name
 from srcgrad.syntax import gast
 
-FORMAT = 2   # 2: callees' aliases as a list, the unit's own fields (any mode)
+FORMAT = 3   # 3: a content digest; keys cover code objects and callees transitively
 STATS = {"hits": 0, "misses": 0, "writes": 0, "rejected": 0}
 _STANDARD_NAMES = {"np", "math", "_sg", "__builtins__"}
 _PACKAGE_DIGEST = []
-
-
-class _Uncacheable(Exception):
-    """Generation depends on something without a stable description."""
 
 
 def directory():
@@ -124,54 +126,100 @@ class Entry:
                    "functions": module.functions,
                    "spans": {name: list(span) for name, span in module.spans.items()},
                    "fields": fields, "callees": callees}
+        payload["digest"] = _content_digest(payload)
         _write(self.key, json.dumps(payload, sort_keys=True))
 
+    def rejected(self):
+        """This hit did not load (a stale callee name, say): a miss, to regenerate."""
+        STATS["hits"] -= 1
+        STATS["rejected"] += 1
+        STATS["misses"] += 1
+        return Entry(self.key, self.names)
 
-def lookup(parsed, wrt, mode="reverse"):
-    """The cached unit for ``parsed`` w.r.t. ``wrt``; a miss keeps the key for ``store``."""
+
+def lookup(parsed, wrt, mode="reverse", required=()):
+    """The cached unit for ``parsed`` w.r.t. ``wrt``; a miss keeps the key for ``store``.
+    ``required``: the fields (``Entry.store``'s) that loading this mode needs."""
     folder = _usable_directory()
     if folder is None:
         return Entry()
     try:
         names = _names(parsed)
         key = _key(parsed, wrt, mode, names)
-    except _Uncacheable:
+    except Uncacheable:
         return Entry()
-    payload = _read(folder / f"{key}.json", key)
+    payload = _read(folder / f"{key}.json", key, required)
     if payload is None:
         STATS["misses"] += 1
         return Entry(key, names)
     STATS["hits"] += 1
     module = GeneratedModule(
-        payload["source"], {int(g): int(u) for g, u in payload["line_map"]},
+        payload["source"], {g: u for g, u in payload["line_map"]},
         dict(payload["functions"]),
         {name: tuple(span) for name, span in payload["spans"].items()})
     return Entry(key, names, module, payload["fields"], payload["callees"])
 
 
-def _read(path, key):
-    """The parsed entry at ``path``, or None if absent, untrusted or corrupt."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+def _content_digest(payload):
+    content = {k: v for k, v in payload.items() if k != "digest"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+def _read(path, key, required=()):
+    """The parsed entry at ``path``, or None if absent, untrusted or not a valid entry
+    (never blocks: a FIFO or device is opened non-blocking and rejected as such)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except OSError:
+        if os.path.lexists(path):   # a dangling or looping symlink, say
+            STATS["rejected"] += 1
+        return None
+    info = os.fstat(fd)
+    if not stat_module.S_ISREG(info.st_mode) or not _trusted(info):
+        os.close(fd)
+        STATS["rejected"] += 1
         return None
     with os.fdopen(fd, "rb") as handle:
-        if not _trusted(os.fstat(handle.fileno())):
-            STATS["rejected"] += 1
-            return None
-        data = handle.read()
+        try:
+            data = handle.read()
+        except OSError:
+            data = b""
     try:
         payload = json.loads(data)
-        valid = payload["format"] == FORMAT and payload["key"] == key and \
-            isinstance(payload["source"], str) and isinstance(payload["callees"], list) \
-            and isinstance(payload["fields"], dict)
-    except (ValueError, KeyError, TypeError):
+        valid = _well_formed(payload, key, required)
+    except (ValueError, KeyError, TypeError, AttributeError):
         valid = False
     if not valid:
         STATS["rejected"] += 1
         return None
     return payload
+
+
+def _well_formed(payload, key, required):
+    """Every field there with the right shape, and the content digest matching."""
+    def strings(items):
+        return all(isinstance(item, str) for item in items)
+
+    def ints(items):
+        return all(type(item) is int for item in items)
+
+    return (payload["format"] == FORMAT and payload["key"] == key
+            and payload["digest"] == _content_digest(payload)
+            and isinstance(payload["source"], str)
+            and all(isinstance(pair, list) and len(pair) == 2 and ints(pair)
+                    for pair in payload["line_map"])
+            and isinstance(payload["functions"], dict) and strings(payload["functions"])
+            and strings(payload["functions"].values())
+            and isinstance(payload["spans"], dict)
+            and all(isinstance(span, list) and ints(span) for span in payload["spans"].values())
+            and isinstance(payload["fields"], dict)
+            and all(name in payload["fields"] for name in required)
+            and isinstance(payload["callees"], list)
+            and all(isinstance(c, list) and len(c) == 3 and isinstance(c[0], str)
+                    and isinstance(c[1], list) and strings(c[1])
+                    and (isinstance(c[2], str) or isinstance(c[2], list) and strings(c[2]))
+                    for c in payload["callees"]))
 
 
 def _write(key, text):
@@ -182,10 +230,13 @@ def _write(key, text):
         fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
     except OSError:
         return
+    target = folder / f"{key}.json"
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
-        os.replace(temp, folder / f"{key}.json")
+        if target.is_dir() and not target.is_symlink():   # what was there is no entry
+            shutil.rmtree(target, ignore_errors=True)
+        os.replace(temp, target)
         STATS["writes"] += 1
     except OSError:
         with contextlib.suppress(OSError):
@@ -208,42 +259,12 @@ def _names(parsed):
 
 def _key(parsed, wrt, mode, names):
     fn = parsed.fn
-    code = fn.__code__
-    parts = [f"format {FORMAT}", f"python {sys.version}", _package_digest(), mode,
-             repr(wrt), parsed.filename, str(code.co_firstlineno), fn.__qualname__,
-             code.co_code.hex(), _source(fn)]
-    parts += [f"{dotted} = {_describe(obj)}" for dotted, obj in sorted(names.items())]
+    parts = [f"format {FORMAT}", f"python {sys.version}", f"numpy {np.__version__}",
+             _package_digest(), mode, repr(wrt), parsed.filename, fn.__qualname__,
+             code_digest(fn.__code__), source_of(fn)]
+    seen = {}
+    parts += [f"{dotted} = {describe(obj, seen)}" for dotted, obj in sorted(names.items())]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-def _source(fn):
-    try:
-        return inspect.getsource(fn)
-    except (OSError, TypeError):
-        raise _Uncacheable() from None
-
-
-def _describe(obj):
-    """A stable description of what a name denotes, as far as generation cares."""
-    if REGISTRY.is_nondiff(obj):
-        return "nondiff"
-    rule = REGISTRY.lookup(obj)
-    if rule is not None:
-        text = f"rule {rule!r}"
-    elif isinstance(obj, types.FunctionType):
-        digest = hashlib.sha256(_source(obj).encode()).hexdigest()
-        text = f"function {obj.__module__}.{obj.__qualname__} {digest}"
-    elif isinstance(obj, types.ModuleType):
-        text = f"module {obj.__name__}"
-    elif isinstance(obj, type):
-        text = f"class {obj.__module__}.{obj.__qualname__}"
-    elif callable(obj):
-        text = f"callable {type(obj).__qualname__} {qualified_name(obj)}"
-    else:
-        text = f"value {type(obj).__module__}.{type(obj).__qualname__}"
-    if " at 0x" in text:
-        raise _Uncacheable()
-    return text
 
 
 def _package_digest():

@@ -129,11 +129,14 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     created.append(unit)
     parsed = parse_function(fn)
     mode = "reverse-eager" if eager else ("reverse-scalars" if scalars else "reverse")
-    stored = disk_cache.lookup(parsed, wrt, mode)
+    stored = disk_cache.lookup(parsed, wrt, mode, required=("zero_wrt",))
     if stored.hit:
-        callees = stored.callees(
-            parsed, lambda callee, params: _compile(callee, params, created, eager))
-        return _load(unit, parsed, stored.module, stored.fields["zero_wrt"], callees)
+        try:
+            callees = stored.callees(
+                parsed, lambda callee, params: _compile(callee, params, created, eager))
+            return _load(unit, parsed, stored.module, stored.fields["zero_wrt"], callees)
+        except Exception:   # a stored entry that no longer loads: generated afresh
+            stored = stored.rejected()
     parsed = check_function(parsed)
     base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
     roles = ("forward", "backward", "grad", "value_and_grad")

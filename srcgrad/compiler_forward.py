@@ -90,11 +90,14 @@ def _compile(fn, wrt, created):
     per_fn[wrt] = unit
     created.append(unit)
     parsed = parse_function(fn)
-    stored = disk_cache.lookup(parsed, wrt, "forward")
+    stored = disk_cache.lookup(parsed, wrt, "forward", required=("tangent_names",))
     if stored.hit:
-        unit.tangent_names = dict(stored.fields["tangent_names"])
-        links = stored.callees(parsed, lambda callee, params: _compile(callee, params, created))
-        return _load(unit, parsed, stored.module, links)
+        try:
+            unit.tangent_names = dict(stored.fields["tangent_names"])
+            links = stored.callees(parsed, lambda callee, params: _compile(callee, params, created))
+            return _load(unit, parsed, stored.module, links)
+        except Exception:   # a stored entry that no longer loads: generated afresh
+            stored = stored.rejected()
     parsed = check_function(parsed)
     base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
     namer = Namer(syntax.names_in(parsed.node) + [parsed.node.name])
