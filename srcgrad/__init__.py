@@ -3,15 +3,19 @@
     import srcgrad as sg
     df = sg.grad(f)          # generated Python source, compiled once
     print(sg.source(df))     # read the gradient you got
+
+Every public name is listed in ``__all__``; ``help(sg.NAME)`` documents each.
 """
 
-import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-# Public name -> (module, attribute). Loaded on first use (PEP 562), so that
-# ``import srcgrad.runtime``, all that generated and emitted code needs, loads neither
-# gast nor the compiler.
+# Public name -> (module, attribute). Loaded on first use (PEP 562): ``import
+# srcgrad.runtime``, all that generated and emitted code needs, must load neither gast nor
+# the compiler, and ``import srcgrad`` stays under a millisecond. Type checkers read the
+# same names from the imports under TYPE_CHECKING below (tests/test_public_api.py keeps
+# the two lists equal).
 _EXPORTS = {
     **{name: ("srcgrad.api", name) for name in
        ("differentiable", "grad", "source", "value_and_grad", "vjp")},
@@ -26,19 +30,52 @@ _EXPORTS = {
        ("elementwise_grad", "jacfwd", "jacobian", "jacrev")},
     **{name: ("srcgrad.custom", name) for name in ("custom_jvp", "custom_vjp")},
     **{name: ("srcgrad.checkpointing", name) for name in ("checkpoint", "checkpoint_loop")},
-    "defrule": ("srcgrad.rules", "defadjoint"),
-    "defelementwise": ("srcgrad.rules", "defelementwise"),
+    **{name: ("srcgrad.rules.public", name) for name in ("defelementwise", "defrule")},
     "stop_gradient": ("srcgrad.runtime", "stop_gradient"),
 }
 
+if TYPE_CHECKING:
+    from srcgrad import runtime as runtime
+    from srcgrad import testing as testing
+    from srcgrad import tfe as tfe
+    from srcgrad.api import differentiable as differentiable
+    from srcgrad.api import grad as grad
+    from srcgrad.api import source as source
+    from srcgrad.api import value_and_grad as value_and_grad
+    from srcgrad.api import vjp as vjp
+    from srcgrad.checkpointing import checkpoint as checkpoint
+    from srcgrad.checkpointing import checkpoint_loop as checkpoint_loop
+    from srcgrad.custom import custom_jvp as custom_jvp
+    from srcgrad.custom import custom_vjp as custom_vjp
+    from srcgrad.eager import GradientTape as GradientTape
+    from srcgrad.eager import Tensor as Tensor
+    from srcgrad.eager import Variable as Variable
+    from srcgrad.eager import constant as constant
+    from srcgrad.eager import gradients_function as gradients_function
+    from srcgrad.eager import implicit_gradients as implicit_gradients
+    from srcgrad.eager import implicit_value_and_gradients as implicit_value_and_gradients
+    from srcgrad.eager import value_and_gradients_function as value_and_gradients_function
+    from srcgrad.errors import MissingRuleError as MissingRuleError
+    from srcgrad.errors import SrcgradError as SrcgradError
+    from srcgrad.errors import TransformError as TransformError
+    from srcgrad.higher import hessian as hessian
+    from srcgrad.higher import hvp as hvp
+    from srcgrad.higher import jacobian as jacobian
+    from srcgrad.higher import jvp as jvp
+    from srcgrad.rules.public import defelementwise as defelementwise
+    from srcgrad.rules.public import defrule as defrule
+    from srcgrad.runtime import stop_gradient as stop_gradient
 
-def __getattr__(name):
+
+def __getattr__(name: str):
+    from importlib import import_module
+
     if name in _EXPORTS:
         module, attribute = _EXPORTS[name]
-        value = getattr(importlib.import_module(module), attribute)
+        value = getattr(import_module(module), attribute)
     else:
         try:
-            value = importlib.import_module(f"{__name__}.{name}")
+            value = import_module(f"{__name__}.{name}")
         except ModuleNotFoundError:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     globals()[name] = value
@@ -46,7 +83,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted((set(globals()) - {"TYPE_CHECKING"}) | set(_EXPORTS))
 
 
 __all__ = [
