@@ -60,8 +60,11 @@ if TYPE_CHECKING:
     from srcgrad.errors import TransformError as TransformError
     from srcgrad.higher import hessian as hessian
     from srcgrad.higher import hvp as hvp
-    from srcgrad.higher import jacobian as jacobian
     from srcgrad.higher import jvp as jvp
+    from srcgrad.jacobians import elementwise_grad as elementwise_grad
+    from srcgrad.jacobians import jacfwd as jacfwd
+    from srcgrad.jacobians import jacobian as jacobian
+    from srcgrad.jacobians import jacrev as jacrev
     from srcgrad.rules.public import defelementwise as defelementwise
     from srcgrad.rules.public import defrule as defrule
     from srcgrad.runtime import stop_gradient as stop_gradient

@@ -9,11 +9,16 @@ from __future__ import annotations
 import functools
 import inspect
 import types
+from collections.abc import Sequence
+from typing import TypeVar
 
 from srcgrad import compiler, debug
 from srcgrad import has_aux as aux
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
+from srcgrad.typing import Function, Wrt
+
+F = TypeVar("F", bound=Function)
 
 
 def _target(f):
@@ -101,21 +106,44 @@ def _bind(function, bound):
     return method
 
 
-def grad(f, wrt=FIRST, check_nan=False, has_aux=False, *, argnums=None):
-    """Gradient of ``f``'s scalar output w.r.t. the argument(s) named by ``wrt``.
-    ``check_nan=True`` checks every adjoint as it is computed and raises
-    ``FloatingPointError`` naming the first user line whose adjoint is NaN or inf.
-    ``has_aux=True``: ``f`` returns ``(output, aux)`` and the function returns
-    ``(gradient, aux)``. ``argnums``: JAX's name for ``wrt`` (indices only)."""
+def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool = False, *,
+         argnums: int | Sequence[int] | None = None) -> Function:
+    """The gradient of ``f``: a function with ``f``'s signature returning the gradient
+    of ``f``'s scalar output with respect to the argument(s) named by ``wrt``.
+
+    ``wrt`` names what to differentiate with respect to: a positional index (``0``, the
+    default, is the first argument; for a method, the first after ``self``), a parameter
+    name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
+    ``argnums`` is JAX's name for it (indices only; give one or the other).
+
+    Returns the generated gradient function itself (``sg.source(df)`` shows it). Its
+    result is shaped like the argument: an array for an array, a float for a float, the
+    same container for a tuple/list/dict/NamedTuple/dataclass argument; a tuple of
+    gradients for a tuple ``wrt``. ``has_aux=True``: ``f`` returns ``(output, aux)`` and
+    the gradient function returns ``(gradient, aux)``. ``check_nan=True`` raises
+    ``FloatingPointError`` at the first user line whose adjoint is NaN or inf.
+    Raises ``TransformError`` (``MissingRuleError``) naming the user's line when ``f``
+    uses something srcgrad cannot differentiate.
+    """
     unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
     if has_aux:
         return aux.grad_with_aux(_bind(unit.forward, bound), _backward(unit, check_nan))
     return _bind(debug.nan_checked(unit, "grad") if check_nan else unit.grad, bound)
 
 
-def value_and_grad(f, wrt=FIRST, check_nan=False, has_aux=False, *, argnums=None):
-    """A function returning ``(value, gradient)`` (``check_nan``, ``argnums`` as for
-    ``grad``); with ``has_aux=True``, ``((value, aux), gradient)``."""
+def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
+                   has_aux: bool = False, *,
+                   argnums: int | Sequence[int] | None = None) -> Function:
+    """A function with ``f``'s signature returning ``(value, gradient)`` from one forward
+    and one backward sweep; with ``has_aux=True``, ``((value, aux), gradient)``.
+
+    ``wrt`` names what to differentiate with respect to: a positional index (``0``, the
+    default, is the first argument; for a method, the first after ``self``), a parameter
+    name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
+    ``argnums`` is JAX's name for it (indices only; give one or the other).
+
+    The gradient is as ``grad`` returns it; ``check_nan`` as for ``grad``.
+    """
     unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
     if has_aux:
         return aux.value_and_grad_with_aux(_bind(unit.forward, bound),
@@ -124,10 +152,21 @@ def value_and_grad(f, wrt=FIRST, check_nan=False, has_aux=False, *, argnums=None
     return _bind(checked or unit.value_and_grad, bound)
 
 
-def vjp(f, wrt=FIRST, has_aux=False, *, argnums=None):
-    """A function returning ``(value, backward)``; ``backward(cotangent)`` gives the
-    gradient(s) of ``<cotangent, f(...)>``, the cotangent shaped like the value (a pytree
-    for a pytree output). With ``has_aux=True``, ``(value, backward, aux)``."""
+def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
+        argnums: int | Sequence[int] | None = None) -> Function:
+    """The vector-Jacobian product of ``f`` (any output, not only a scalar).
+
+    Returns a function with ``f``'s signature returning ``(value, backward)``;
+    ``backward(cotangent)``, the cotangent shaped like ``value`` (a pytree for a pytree
+    output), runs the generated backward sweep and gives the gradient(s) of
+    ``<cotangent, f(...)>`` w.r.t. ``wrt`` (a tuple of them for a tuple ``wrt``). It may
+    be called several times. With ``has_aux=True``, ``(value, backward, aux)``.
+
+    ``wrt`` names what to differentiate with respect to: a positional index (``0``, the
+    default, is the first argument; for a method, the first after ``self``), a parameter
+    name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
+    ``argnums`` is JAX's name for it (indices only; give one or the other).
+    """
     unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
     forward, backward = _bind(unit.forward, bound), unit.backward
     if has_aux:
@@ -146,8 +185,10 @@ def _backward(unit, check_nan):
     return debug.nan_checked(unit, "backward") if check_nan else unit.backward
 
 
-def source(df):
-    """The generated Python source behind a derivative function."""
+def source(df: Function) -> str:
+    """The generated Python source behind a derivative function, as text: ``df`` is
+    anything srcgrad returned (``grad``, ``value_and_grad``, ``vjp``, ``jvp``, ``hvp``,
+    a gradient of a gradient). Raises ``TypeError`` for any other function."""
     df = getattr(df, "__func__", df)
     text = getattr(df, "source", None)
     if text is None:
@@ -155,11 +196,13 @@ def source(df):
     return text
 
 
-def differentiable(fn):
-    """Mark ``fn`` for ahead-of-time compilation: it is parsed and checked now (an
-    unsupported construct raises ``TransformError`` at import), and its derivatives are
-    generated once, on first use, and cached. Called while a ``GradientTape`` records,
-    it is one tape node whose backward is its generated backward."""
+def differentiable(fn: F) -> F:
+    """Decorator: mark ``fn`` for ahead-of-time compilation and return it, callable as
+    before. It is parsed and checked now (an unsupported construct raises
+    ``TransformError`` at import), and its derivatives are generated once, on first use,
+    and cached (``python -m srcgrad emit`` writes them as a module). Called while a
+    ``GradientTape`` records, it is one tape node whose backward is its generated
+    backward."""
     plain, _ = _target(fn)
     from srcgrad import syntax
     from srcgrad.codegen.naming import Namer

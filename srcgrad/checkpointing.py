@@ -18,15 +18,21 @@ recomputations per step it reverses up to ``C(s + r, s)`` steps; the default ``s
 from __future__ import annotations
 
 import math
+from typing import TypeVar
 
 import numpy as np
 
 from srcgrad import api
 from srcgrad.custom import custom_vjp
+from srcgrad.typing import Function
+
+F = TypeVar("F", bound=Function)
 
 
-def checkpoint(fn):
-    """``fn`` with a gradient that recomputes ``fn``'s values instead of storing them."""
+def checkpoint(fn: F) -> F:
+    """``fn``, callable as before, with a gradient that recomputes ``fn``'s intermediate
+    values in the backward sweep instead of storing them (a caller's forward sweep keeps
+    only ``fn``'s arguments). Use it on a layer or block of a large model."""
     params = api.parameter_names(fn, None)
     wrapped = custom_vjp(fn)
 

@@ -14,33 +14,45 @@ input's, each leaf an array shaped output leaf + input leaf (JAX's layout)::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from srcgrad import api, pytree
 from srcgrad.runtime import core
+from srcgrad.typing import Function, Wrt
 
 
-def jacobian(f, wrt=api.FIRST, *, argnums=None):
-    """A function returning the dense Jacobian, shaped output shape + input shape (a tuple
-    of them for a tuple ``wrt``; pytrees nest as the output around the input). Uses
-    forward mode when the inputs have fewer elements than the output, reverse otherwise."""
+def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
+             argnums: int | Sequence[int] | None = None) -> Function:
+    """A function with ``f``'s signature returning the dense Jacobian of ``f``'s output
+    w.r.t. ``wrt``, shaped output shape + input shape (a tuple of them for a tuple
+    ``wrt``; pytrees nest as the output around the input). Uses forward mode when the
+    inputs have fewer elements than the output, reverse otherwise. ``wrt``, ``argnums``
+    as for ``sg.grad``."""
     return _jacobian(f, api.wrt_or_argnums(wrt, argnums), None)
 
 
-def jacfwd(f, wrt=api.FIRST, *, argnums=None):
-    """``jacobian`` by forward mode: one ``jvp`` per input element."""
+def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
+           argnums: int | Sequence[int] | None = None) -> Function:
+    """``jacobian`` by forward mode: one ``jvp`` per input element (``wrt``, ``argnums``
+    as for ``sg.grad``)."""
     return _jacobian(f, api.wrt_or_argnums(wrt, argnums), "forward")
 
 
-def jacrev(f, wrt=api.FIRST, *, argnums=None):
-    """``jacobian`` by reverse mode: one backward sweep per output element."""
+def jacrev(f: Function, wrt: Wrt = api.FIRST, *,
+           argnums: int | Sequence[int] | None = None) -> Function:
+    """``jacobian`` by reverse mode: one backward sweep per output element (``wrt``,
+    ``argnums`` as for ``sg.grad``)."""
     return _jacobian(f, api.wrt_or_argnums(wrt, argnums), "reverse")
 
 
-def elementwise_grad(f, wrt=api.FIRST, *, argnums=None):
+def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
+                     argnums: int | Sequence[int] | None = None) -> Function:
     """autograd's ``elementwise_grad``: the vector-Jacobian product with a cotangent of
     ones, i.e. the gradient of ``sum(f(...))``. For an elementwise ``f`` it is the
-    derivative of each output element w.r.t. its input element."""
+    derivative of each output element w.r.t. its input element. Returns a function with
+    ``f``'s signature; ``wrt``, ``argnums`` as for ``sg.grad``."""
     vjp_fn = api.vjp(f, api.wrt_or_argnums(wrt, argnums))
 
     def elementwise_grad_fn(*args, **kwargs):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,14 +24,17 @@ from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
+from srcgrad.typing import Function
 
 _TRACKED = (VariableBase, Tensor)
 
 _KEYWORDS_MESSAGE = "Functions to be differentiated cannot receive keyword arguments."
 
 
-def value_and_gradients_function(f, params=None):
-    """A function returning ``(f(*args), [gradient per parameter])``."""
+def value_and_gradients_function(
+        f: Function, params: Sequence[int] | Sequence[str] | None = None) -> Function:
+    """TensorFlow eager's ``value_and_gradients_function``: a function returning
+    ``(f(*args), [gradient per parameter])`` (see ``gradients_function``)."""
 
     plan = {}
 
@@ -43,8 +47,14 @@ def value_and_gradients_function(f, params=None):
     return decorated
 
 
-def gradients_function(f, params=None):
-    """A function returning the list of gradients of ``f`` w.r.t. its parameters."""
+def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None = None,
+                       ) -> Function:
+    """TensorFlow eager's ``gradients_function``: a function taking ``f``'s positional
+    arguments (and an optional ``dy=``) and returning a **list** with the gradient of
+    ``f`` w.r.t. each of its arguments, or only those ``params`` names (all names or all
+    indices). An argument the output does not depend on, or an int argument, gets
+    ``None``; a non-scalar output is summed (or weighted by ``dy``). Runs the generated
+    gradient of ``f``."""
 
     plan = {}
 
@@ -142,11 +152,14 @@ def _none_result(f):
 
 
 # -- implicit: gradients for the Variables the function reads -----------------------
-def implicit_value_and_gradients(f):
+def implicit_value_and_gradients(f: Function) -> Function:
     """A function returning ``(f(*args), [(gradient, variable), ...])`` for the trainable
-    Variables ``f`` reads, in creation order. After its first call, its ``source`` is
-    the generated code behind it (run as is, or, when the Variables it reads are plain
-    names, as the variant of ``eager.static`` that returns their cotangents)."""
+    Variables ``f`` reads (as a global, a closure cell, an attribute, a container item or
+    inside a function it calls), in creation order; a Variable read without affecting the
+    output gets ``(None, variable)``, and reading none raises ``ValueError``. After its
+    first call, its ``source`` is the generated code behind it (run as is, or, when the
+    Variables it reads are plain names, as the variant of ``eager.static`` that returns
+    their cotangents)."""
     fn, bound = api._target(f)
     plan = _ImplicitPlan(fn, bound)
 
@@ -243,9 +256,10 @@ def _merged(variables, grads):
     return order, [cotangents.get(v) for v in order], range(len(order))
 
 
-def implicit_gradients(f):
-    """A function returning ``[(gradient, variable), ...]`` (see
-    ``implicit_value_and_gradients``)."""
+def implicit_gradients(f: Function) -> Function:
+    """TensorFlow eager's ``implicit_gradients``: a function returning ``[(gradient,
+    variable), ...]`` for every trainable ``Variable`` ``f`` reads, in the order the
+    Variables were created (see ``implicit_value_and_gradients``)."""
     value_and_gradients = implicit_value_and_gradients(f)
 
     @functools.wraps(f)

@@ -59,7 +59,16 @@ def variable_accessed(variable):
 
 
 class GradientTape(TapeBase):
-    """Record operations on watched Tensors and Variables; ``gradient`` differentiates.
+    """``GradientTape(persistent=False, watch_accessed_variables=True)``: record
+    operations on watched Tensors and Variables; ``gradient`` differentiates.
+
+    ``with sg.GradientTape() as tape: loss = f(x)`` then ``tape.gradient(loss, [w, b])``
+    gives gradients in the structure of the sources (``None`` for an unconnected one, or
+    zeros with ``unconnected_gradients="zero"``). Trainable Variables read inside are
+    watched automatically; ``watch(t)`` adds a Tensor. A non-persistent tape answers one
+    ``gradient`` or ``jacobian``; nested tapes give higher derivatives. A call to a
+    compiled (``@sg.differentiable``) function is one node whose backward is its
+    generated backward.
 
     Creating, entering and leaving a tape, and ``gradient`` in the usual step, are
     ``TapeBase``'s (``eager.fastpath``); the rest is here."""

@@ -193,7 +193,9 @@ class _Arithmetic:
 
 
 class Tensor(_Arithmetic, ConstantBase):
-    """An immutable value that tapes can watch and record operations on."""
+    """An immutable value that tapes can watch and record operations on (``sg.constant``
+    makes one). Arithmetic and NumPy functions on Tensors and Variables give Tensors;
+    ``.numpy()`` and ``np.asarray(t)`` give the value."""
 
     __slots__ = ("_value", "__weakref__")
 
@@ -204,14 +206,17 @@ class Tensor(_Arithmetic, ConstantBase):
         return f"<sg.Tensor: shape={self.shape}, dtype={self.dtype}, numpy={self._value!r}>"
 
 
-def constant(value):
-    """A ``Tensor`` holding ``value``."""
+def constant(value: object) -> Tensor:
+    """A ``Tensor`` holding ``value`` (converted with ``np.asarray``; a Python float stays
+    a scalar): what ``GradientTape.watch`` takes for an input that is not a Variable."""
     return Tensor(value)
 
 
 class Variable(_Arithmetic, VariableBase):
-    """A mutable parameter. ``implicit_gradients`` and ``GradientTape`` find every
-    trainable Variable a function reads and return its gradient."""
+    """``Variable(value, trainable=True, name=None)``: a mutable parameter.
+    ``implicit_gradients`` and ``GradientTape`` find every trainable Variable a function
+    reads and return its gradient. ``.value`` / ``.numpy()`` read it; ``.assign(v)``,
+    ``.assign_add(d)``, ``.assign_sub(d)`` update it in place (same shape and dtype)."""
 
     __slots__ = ("_trainable", "name")
 
@@ -248,9 +253,11 @@ class Variable(_Arithmetic, VariableBase):
         return self
 
     def assign_add(self, delta):
+        """``self.assign(value + delta)``."""
         return self.assign(self._value + _as_value(delta))
 
     def assign_sub(self, delta):
+        """``self.assign(value - delta)``."""
         return self.assign(self._value - _as_value(delta))
 
 

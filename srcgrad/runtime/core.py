@@ -30,7 +30,8 @@ def all_scalars(*args):
 
 
 def stop_gradient(x):
-    """Identity whose result carries no derivative."""
+    """``x`` itself; in differentiated code its result carries no derivative (it is a
+    constant to every mode, as in JAX)."""
     return x
 
 
