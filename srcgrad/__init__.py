@@ -35,6 +35,7 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from srcgrad import optimizers as optimizers
     from srcgrad import runtime as runtime
     from srcgrad import testing as testing
     from srcgrad import tfe as tfe

@@ -17,7 +17,7 @@ import srcgrad as sg
 
 PACKAGE = pathlib.Path(sg.__file__).parent
 ROOT = PACKAGE.parent
-SUBMODULES_FOR_CHECKERS = {"runtime", "testing", "tfe"}
+SUBMODULES_FOR_CHECKERS = {"optimizers", "runtime", "testing", "tfe"}
 
 
 def type_checking_names():
