@@ -32,6 +32,7 @@ _EXPORTS = {
     **{name: ("srcgrad.checkpointing", name) for name in ("checkpoint", "checkpoint_loop")},
     **{name: ("srcgrad.rules.public", name) for name in ("defelementwise", "defrule")},
     "stop_gradient": ("srcgrad.runtime", "stop_gradient"),
+    "exec_source": ("srcgrad.interactive", "exec_source"),
 }
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     from srcgrad.higher import hessian as hessian
     from srcgrad.higher import hvp as hvp
     from srcgrad.higher import jvp as jvp
+    from srcgrad.interactive import exec_source as exec_source
     from srcgrad.jacobians import elementwise_grad as elementwise_grad
     from srcgrad.jacobians import jacfwd as jacfwd
     from srcgrad.jacobians import jacobian as jacobian
@@ -92,7 +94,8 @@ def __dir__():
 
 __all__ = [
     "MissingRuleError", "SrcgradError", "TransformError", "defelementwise", "defrule",
-    "differentiable", "grad", "source", "stop_gradient", "value_and_grad", "vjp",
+    "differentiable", "exec_source", "grad", "source", "stop_gradient", "value_and_grad",
+    "vjp",
     "hessian", "hvp", "jacobian", "jacfwd", "jacrev", "elementwise_grad", "jvp",
     "checkpoint", "checkpoint_loop", "custom_jvp", "custom_vjp",
     "GradientTape", "Tensor", "Variable", "constant", "gradients_function",

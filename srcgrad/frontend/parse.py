@@ -73,10 +73,13 @@ def parse_function(fn):
     filename = fn.__code__.co_filename
     try:
         lines, first_line = inspect.getsourcelines(fn)
-    except (OSError, TypeError) as exc:
+    except (OSError, TypeError):
+        from srcgrad.interactive import WAYS_IN
+
         raise TransformError(
-            f"cannot read the source of {fn.__qualname__} ({exc}); srcgrad needs functions "
-            "defined in a file (or registered with linecache)") from None
+            f"cannot read the source of {fn.__qualname__}, defined in {filename} (code run "
+            f"with python -c or exec() of a string leaves no source to read). {WAYS_IN}"
+        ) from None
     source = "".join(lines)
     dedented = textwrap.dedent(source)
     indent = _indent_of(source) - _indent_of(dedented)
