@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import math
 
 import gast
 
@@ -83,8 +84,18 @@ def _printable_handler(node):
 
 _AST_CLASSES = {}
 _CONTEXTS = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del()}
+def _printable_constant(node):
+    """A negative number as ``-(number)``: the unparser prints a negative Constant bare,
+    so ``(-0.39) ** 2`` would read back as ``-(0.39 ** 2)``."""
+    value = node.value
+    if type(value) in (int, float) and math.copysign(1, value) < 0:
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.Constant(value)
+
+
 _PRINTABLE_SPECIAL = {gast.arguments: _printable_arguments,
-                      gast.ExceptHandler: _printable_handler}
+                      gast.ExceptHandler: _printable_handler,
+                      gast.Constant: _printable_constant}
 
 
 def name(identifier, store=False):

@@ -40,6 +40,20 @@ class ParsedFunction:
         col = getattr(node, "col_offset", None)
         return cls(message, self.filename, lineno, col, self.fn.__name__)
 
+    def _global(self, head, dotted):
+        """A global or builtin. Indexing, not ``in``: the globals of generated code
+        (``codegen.loader.LiveGlobals``) find the user's globals on a miss."""
+        try:
+            return self.globals[head]
+        except KeyError:
+            pass
+        builtins = self.globals.get("__builtins__", __builtins__)
+        if isinstance(builtins, types.ModuleType):
+            builtins = vars(builtins)
+        if head not in builtins:
+            raise KeyError(dotted)
+        return builtins[head]
+
     def resolve(self, dotted):
         """The object a dotted name (``np.linalg.inv``) denotes now, or raise KeyError."""
         head, *rest = dotted.split(".")
@@ -48,15 +62,8 @@ class ParsedFunction:
                 obj = self.closure[head].cell_contents
             except ValueError:
                 raise KeyError(dotted) from None
-        elif head in self.globals:
-            obj = self.globals[head]
         else:
-            builtins = self.globals.get("__builtins__", __builtins__)
-            if isinstance(builtins, types.ModuleType):
-                builtins = vars(builtins)
-            if head not in builtins:
-                raise KeyError(dotted)
-            obj = builtins[head]
+            obj = self._global(head, dotted)
         for attr in rest:
             try:
                 obj = getattr(obj, attr)

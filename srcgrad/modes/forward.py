@@ -31,6 +31,7 @@ from srcgrad.errors import MissingRuleError
 from srcgrad.modes.calls import bare_call_error, classify_call, is_array_attribute
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
+from srcgrad.modes.reverse_common import concatenates, list_names
 from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
@@ -57,6 +58,7 @@ class ForwardMode:
         self.reverse_rules = RuleExpander(self)
         self.rules = TangentExpander(self)
         self.preinit = set()
+        self.lists = list_names(node.body)
 
     def tangent(self, name):
         return self.namer.tangent(name)
@@ -146,6 +148,9 @@ class ForwardMode:
         return expr, isinstance(expr, gast.Name)
 
     def operation_tangent(self, stmt, target, value, state):
+        if isinstance(value, gast.BinOp) and concatenates(value, self.lists):
+            return gast.BinOp(left=self.tangent_or_zero(value.left, state), op=gast.Add(),
+                              right=self.tangent_or_zero(value.right, state))
         if isinstance(value, gast.BinOp):
             if isinstance(value.op, operators.NONDIFF_BINARY):
                 return None
@@ -342,7 +347,7 @@ class ForwardMode:
         if _iterates_tangent(stmt, entry):
             loop.target = syntax.tuple_of([syntax.name(stmt.target.id, True), syntax.name(
                 self.tangent(stmt.target.id), True)], store=True)
-            loop.iter = syntax.quote_expr("zip(xs, xs_dot)", xs=stmt.iter,
+            loop.iter = syntax.quote_expr("zip(xs, xs_dot, strict=True)", xs=stmt.iter,
                                           xs_dot=self.tangent(stmt.iter.id))
         return before + [loop]
 

@@ -36,9 +36,11 @@ from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
     OWNED,
     SHARED,
+    concatenates,
     is_loop_exit,
     is_range,
     list_growth,
+    list_names,
     list_pop,
 )
 from srcgrad.modes.reverse_containers import ContainerAdjoints
@@ -84,6 +86,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         self.local_ids = set()    # statements saved per iteration (see iteration_locals)
         self.primal_live = None
         self.containers = _container_names(node.body, self.params)
+        self.lists = list_names(node.body)
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
 
@@ -276,6 +279,8 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             if not self.varied(stmt, value):
                 return []
             return self.accumulate(value.id, syntax.name(g), state)
+        if isinstance(value, gast.BinOp) and self.concatenates(value):
+            return self.concat_adjoint(stmt, value, g, state)
         if isinstance(value, gast.BinOp):
             rule = self.rules.rule_for(operators.BINARY[type(value.op)])
             return self.rules.expand(stmt, rule, [value.left, value.right], [], g, target, state)
@@ -305,6 +310,19 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
                     out += self.accumulate(item.id, part, state)
             return out
         return []
+
+    def concatenates(self, value):
+        return concatenates(value, self.lists)
+
+    def concat_adjoint(self, stmt, value, g, state):
+        """``c = a + b`` on lists: ``a`` gets the first ``len(a)`` items of ``dc``."""
+        out = []
+        for which, side in enumerate((value.left, value.right)):
+            if self.varied(stmt, side):
+                part = syntax.quote_expr("_sg.concat_part(g, a, b, k)", g=g, a=value.left,
+                                         b=value.right, k=syntax.const(which))
+                out += self.accumulate(side.id, part, state)
+        return out
 
     def attribute_adjoint(self, stmt, value, g, state):
         """``t = obj.attr``: a linear array attribute (``.T``), or a field of a parameter

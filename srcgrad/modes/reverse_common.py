@@ -35,3 +35,31 @@ def is_loop_exit(stmt):
 
 def has_exit(stmt):
     return bool(stmt.body) and is_loop_exit(stmt.body[-1])
+
+
+def list_names(body):
+    """Locals that hold lists (built from a list display, or grown): the cotangent an
+    array rule gives them (``np.sum(lst)``: an array) is turned back into a list, which
+    the adjoints of ``append`` and ``pop`` take items from."""
+    found, size = set(), -1
+    while size != len(found):   # ``c = a + b`` and ``c = a`` on lists give lists too
+        size = len(found)
+        for stmt in body:
+            for node in gast.walk(stmt):
+                if isinstance(node, gast.Call) and list_growth(node):
+                    found.add(node.func.value.id)
+                if not (isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name)):
+                    continue
+                value = node.value
+                sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
+                    and isinstance(value.op, gast.Add) else [value]
+                if isinstance(value, gast.List) or any(
+                        isinstance(side, gast.Name) and side.id in found for side in sides):
+                    found.add(node.targets[0].id)
+    return found
+
+
+def concatenates(value, lists):
+    """Is the BinOp ``value`` ``a + b`` on lists (concatenation, not arithmetic)?"""
+    return isinstance(value.op, gast.Add) and any(
+        isinstance(side, gast.Name) and side.id in lists for side in (value.left, value.right))

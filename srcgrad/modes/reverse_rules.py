@@ -80,6 +80,8 @@ class RuleExpander:
             total = parts[0]
             for part in parts[1:]:
                 total = gast.BinOp(left=total, op=gast.Add(), right=part)
+            if name in self.mode.lists:   # an array cotangent of a list: a list again
+                total = syntax.quote_expr("_sg.restructure(g, x)", g=total, x=name)
             out += self.mode.accumulate(name, total, state)
         return out
 

@@ -192,6 +192,15 @@ class _Flattener(ExpandingForms, IterationBuiltins):
         except KeyError:
             return False
 
+    def is_local(self, dotted):
+        """Is the root of ``dotted`` a parameter or local of the function (``x.T.T``: an
+        attribute of an attribute of a value, one operation each)?"""
+        if self.parsed is None:
+            return False
+        root = dotted.split(".")[0]
+        node = self.parsed.node
+        return root in syntax.param_names(node.args) or root in syntax.names_in(node, gast.Store)
+
     def atoms(self, exprs):
         pre, out = [], []
         for expr in exprs:
@@ -239,8 +248,9 @@ class _Flattener(ExpandingForms, IterationBuiltins):
             index_pre, index = self.index(expr.slice)
             return pre + index_pre, gast.Subscript(value=base, slice=index, ctx=gast.Load())
         if isinstance(expr, gast.Attribute):
-            if syntax.dotted_name(expr):
-                return [], expr
+            dotted = syntax.dotted_name(expr)
+            if dotted and (isinstance(expr.value, gast.Name) or not self.is_local(dotted)):
+                return [], expr   # x.T, np.linalg.norm: one attribute, or a module path
             pre, base = self.atom(expr.value, "base")
             return pre, gast.Attribute(value=base, attr=expr.attr, ctx=gast.Load())
         if isinstance(expr, (gast.Tuple, gast.List)):

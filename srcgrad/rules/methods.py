@@ -16,6 +16,7 @@ ARRAY_METHODS = {
     "ravel": (np.ravel, None), "flatten": (np.ravel, None), "copy": (np.copy, None),
     "squeeze": (np.squeeze, None), "cumsum": (np.cumsum, None), "clip": (np.clip, None),
     "values": (runtime.dict_values, None), "items": (runtime.dict_items, None),
+    "get": (runtime.dict_get, None),
     "reshape": (np.reshape, "shape"), "transpose": (np.transpose, "axes"),
     "swapaxes": (np.swapaxes, None), "trace": (np.trace, None), "repeat": (np.repeat, None),
     "std": (np.std, None), "var": (np.var, None), "astype": (np.asarray, None),

@@ -35,6 +35,16 @@ defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="g", b="g")
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
 deflinear(rt.restructure, "v, x", "g", linear_in="v")
+deflinear(rt.dict_get_adjoint, "v, d, key", "_sg.dict_get_tangent(g, d, key)", linear_in="v")
+deflinear(rt.dict_get_tangent, "v, d, key", "_sg.dict_get_adjoint(g, d, key)", linear_in="v")
+deflinear(rt.dict_default_adjoint, "v, d, key, default", "_sg.dict_default_tangent(g, d, key)",
+          linear_in="v")
+deflinear(rt.dict_default_tangent, "v, d, key", "_sg.dict_default_tangent(g, d, key)",
+          linear_in="v")
+deflinear(rt.concat_part, "v, left, right, which",
+          "_sg.concat_part_adjoint(g, v, left, right, which)", linear_in="v")
+deflinear(rt.concat_part_adjoint, "v, w, left, right, which",
+          "_sg.concat_part(g, left, right, which)", linear_in="v")
 deflinear(rt.saved_item, "v, index", "_sg.saved_item_adjoint(g, v, index)", linear_in="v")
 
 # In-place helpers, differentiated as the functional updates they are (``g``: the

@@ -59,7 +59,9 @@ def fresh_args(args):
 
 
 def test_every_folder_names_its_class():
-    assert set(FOLDERS) <= set(CLASSES) | {f for f in FOLDERS if f.startswith("fuzz-")}
+    for folder in FOLDERS:
+        with open(os.path.join(HERE, folder, "case.json")) as fh:
+            assert folder in CLASSES or json.load(fh).get("class"), folder
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
@@ -84,3 +86,17 @@ def test_forward_mode_matches_finite_differences(folder):
     minus = [a - eps * t for a, t in zip(args, tangents)]
     want = (f(*plus) - f(*minus)) / (2 * eps)
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=folder)
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_hvp_and_eager_apis_match_finite_differences(folder):
+    from benchmarks.fuzz import runner
+
+    f, args = load_case(folder)
+    with open(os.path.join(HERE, folder, "program.py")) as fh:
+        source = fh.read()
+    with open(os.path.join(HERE, folder, "case.json")) as fh:
+        case = json.load(fh)
+    specs = [(name, tuple(shape)) for name, shape in case["arg_specs"]]
+    verdict = runner.run(source, case["func"], specs, 11, ("hvp", "eager"), args=args).verdict
+    assert verdict.outcome in ("ok", "skipped"), (folder, verdict)

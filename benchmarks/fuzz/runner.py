@@ -1,0 +1,118 @@
+"""Load a program's source as a module and check it: ``run(source, func, specs, seed)``.
+
+srcgrad reads a function's source from its file, so each program is written to a file
+of its own (in one scratch directory) and imported; an entry module next to it reads
+the arguments from Variables for the implicit eager API::
+
+    outcome = run(program.source, "f", program.arg_specs, seed=3)
+    outcome.verdict.outcome, outcome.args
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import itertools
+import os
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+
+from benchmarks.fuzz import oracle
+
+_COUNTER = itertools.count()
+_SCRATCH = []
+
+ENTRY = """\
+from {module} import {func}
+
+VARIABLES = []
+
+
+def set_variables(variables):
+    VARIABLES[:] = variables
+
+
+def entry():
+    return {func}({args})
+"""
+
+
+@dataclasses.dataclass
+class Outcome:
+    verdict: oracle.Verdict
+    args: list
+
+
+def scratch_dir():
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.mkdtemp(prefix="srcgrad-fuzz-"))
+    return _SCRATCH[0]
+
+
+def cleanup():
+    for path in _SCRATCH:
+        shutil.rmtree(path, ignore_errors=True)
+    _SCRATCH.clear()
+
+
+def load(source, func, count):
+    """(the function, the entry module) of ``source``, imported from fresh files."""
+    name = f"fuzz_program_{next(_COUNTER)}"
+    directory = scratch_dir()
+    with open(os.path.join(directory, name + ".py"), "w") as fh:
+        fh.write(source)
+    entry_source = ENTRY.format(module=name, func=func,
+                                args=", ".join(f"VARIABLES[{i}]" for i in range(count)))
+    with open(os.path.join(directory, name + "_entry.py"), "w") as fh:
+        fh.write(entry_source)
+    modules = []
+    for module_name in (name, name + "_entry"):
+        path = os.path.join(directory, module_name + ".py")
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+        modules.append(module)
+    return getattr(modules[0], func), modules[1]
+
+
+def unload(entry_module):
+    name = entry_module.__name__
+    for module_name in (name, name[:-len("_entry")]):
+        sys.modules.pop(module_name, None)
+        path = os.path.join(scratch_dir(), module_name + ".py")
+        if os.path.exists(path):
+            os.remove(path)
+
+
+def inputs(specs, seed):
+    rng = np.random.default_rng(seed)
+    return [float(rng.uniform(-1.5, 1.5)) if tuple(shape) == () else
+            rng.uniform(-1.5, 1.5, tuple(shape)) for _, shape in specs]
+
+
+def run(source, func, specs, seed, modes=oracle.MODES, args=None):
+    """The verdict on ``source``'s ``func`` at ``args`` (default: drawn from ``seed``);
+    ``invalid`` when the program itself fails or gives no finite scalar there."""
+    args = inputs(specs, seed) if args is None else args
+    try:
+        f, entry = load(source, func, len(specs))
+    except Exception as error:  # noqa: BLE001 - a shrunk candidate may not even import
+        return Outcome(oracle.Verdict("invalid", None, repr(error)), args)
+    try:
+        try:
+            with np.errstate(all="raise"):
+                value = f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+            if np.shape(value) != () or not np.isfinite(float(value)):
+                raise ValueError(f"not a finite scalar: {value!r}")
+        except Exception as error:  # noqa: BLE001 - the program, not srcgrad, failed
+            return Outcome(oracle.Verdict("invalid", None, repr(error)), args)
+        rng = np.random.default_rng(seed + 1)
+        verdict = oracle.check(f, args, rng, modes,
+                               entry=(entry.set_variables, entry.entry))
+        return Outcome(verdict, args)
+    finally:
+        unload(entry)
