@@ -63,6 +63,9 @@ def classify_object(obj, dotted, args, keywords):
         return CallInfo("user", dotted, obj, args=args, keywords=keywords)
     if structure_fields(obj) is not None:
         return CallInfo("structure", dotted, obj, args=args, keywords=keywords)
+    if _user_call_method(obj) is not None:   # an object with a ``__call__`` of user code:
+        # looked up and compiled when it runs, as a callable passed in is
+        return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
     return CallInfo("unknown", qualified_name(obj) if callable(obj) else dotted, obj,
                     args=args, keywords=keywords)
 
@@ -107,6 +110,20 @@ def bare_call_error(parsed, info, stmt):
         f"{what} is called for its effect on values being differentiated, and srcgrad "
         "has no rule for what it does in place; assign its result instead, or register "
         "the update with srcgrad.rules.definplace", stmt)
+
+
+def _user_call_method(obj):
+    """The ``__call__`` of ``obj``'s class when it is a Python function outside the
+    libraries (NumPy, SciPy...) and srcgrad, else None. (A class itself is called
+    through ``type``.)"""
+    if isinstance(obj, type):
+        return None
+    call = next((vars(k)["__call__"] for k in type(obj).__mro__ if "__call__" in vars(k)),
+                None)
+    if isinstance(call, types.FunctionType) and not _is_library(call) and \
+            not (call.__module__ or "").startswith("srcgrad."):   # (see generated_variant)
+        return call
+    return None
 
 
 def _is_random(obj):

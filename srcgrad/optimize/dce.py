@@ -15,7 +15,10 @@ from srcgrad.analysis.dataflow import live_names
 from srcgrad.syntax import gast
 
 PURE_CALL_ROOTS = {"np", "math", "_sg"}
-IMPURE_HELPERS = {"add_at"}
+# helpers with effects beyond their result: ``add_at`` writes in place, a Variable read
+# registers the Variable (TF lists a Variable read even when the value is unused), and a
+# dynamic callee's backward hands cotangents to the Variables it read
+IMPURE_HELPERS = {"add_at", "read_variable", "dynamic_backward"}
 
 
 def eliminate_dead_code(body, live_out):
