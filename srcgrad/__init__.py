@@ -21,7 +21,7 @@ _EXPORTS = {
        ("differentiable", "grad", "source", "value_and_grad", "vjp")},
     **{name: ("srcgrad.eager", name) for name in
        ("GradientTape", "Tensor", "Variable", "constant", "gradients_function",
-        "implicit_gradients", "implicit_value_and_gradients",
+        "implicit_gradients", "implicit_value_and_gradients", "make_vjp",
         "value_and_gradients_function")},
     **{name: ("srcgrad.errors", name) for name in
        ("MissingRuleError", "SrcgradError", "TransformError")},
@@ -99,5 +99,6 @@ __all__ = [
     "hessian", "hvp", "jacobian", "jacfwd", "jacrev", "elementwise_grad", "jvp",
     "checkpoint", "checkpoint_loop", "custom_jvp", "custom_vjp",
     "GradientTape", "Tensor", "Variable", "constant", "gradients_function",
-    "implicit_gradients", "implicit_value_and_gradients", "value_and_gradients_function",
+    "implicit_gradients", "implicit_value_and_gradients", "make_vjp",
+    "value_and_gradients_function",
 ]

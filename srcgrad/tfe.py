@@ -21,7 +21,8 @@ from srcgrad.runtime.variables import VariableBase
 
 __all__ = [
     "GradientTape", "Variable", "constant", "enable_eager_execution", "gradients_function",
-    "implicit_gradients", "implicit_value_and_gradients", "value_and_gradients_function",
+    "implicit_gradients", "implicit_value_and_gradients", "make_vjp",
+    "value_and_gradients_function",
 ]
 
 
@@ -64,8 +65,25 @@ implicit_gradients = _returning_tensors(eager.implicit_gradients)
 implicit_value_and_gradients = _returning_tensors(eager.implicit_value_and_gradients)
 
 
+def make_vjp(f, params=None, persistent=True):
+    """``sg.make_vjp`` whose value and gradients are Tensors."""
+    inner = eager.make_vjp(f, params, persistent)
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        result, vjp = inner(*args, **kwargs)
+
+        def tensor_vjp(dy=None):
+            return _tensor(vjp(dy))
+
+        return _tensor(result), tensor_vjp
+
+    return decorated
+
+
 class GradientTape(eager.GradientTape):
-    """``sg.GradientTape`` whose ``gradient`` and ``jacobian`` return Tensors."""
+    """``sg.GradientTape`` whose ``gradient``, ``jacobian`` and ``batch_jacobian``
+    return Tensors."""
 
     __slots__ = ()
 
@@ -74,3 +92,6 @@ class GradientTape(eager.GradientTape):
 
     def jacobian(self, *args, **kwargs):
         return _tensor(super().jacobian(*args, **kwargs))
+
+    def batch_jacobian(self, *args, **kwargs):
+        return _tensor(super().batch_jacobian(*args, **kwargs))

@@ -3,6 +3,7 @@
 - ``variables``  ``Variable``, ``Tensor``, ``constant``
 - ``functions``  ``gradients_function``, ``value_and_gradients_function``,
                  ``implicit_gradients``, ``implicit_value_and_gradients``
+- ``vjp``        ``make_vjp`` (the generated forward now, the backward on demand)
 - ``tape``       ``GradientTape`` (per thread; nested tapes for higher derivatives)
 - ``calls``      a compiled function under a tape: one node, its generated backward
 - ``ops``        an operation written in the ``with`` block: one node, its backward
@@ -21,9 +22,10 @@ from srcgrad.eager.functions import (
 )
 from srcgrad.eager.tape import GradientTape, UnconnectedGradients
 from srcgrad.eager.variables import Tensor, Variable, constant
+from srcgrad.eager.vjp import make_vjp
 
 __all__ = [
     "GradientTape", "Tensor", "UnconnectedGradients", "Variable", "constant",
     "gradients_function", "implicit_gradients", "implicit_value_and_gradients",
-    "tape_aware", "value_and_gradients_function",
+    "make_vjp", "tape_aware", "value_and_gradients_function",
 ]

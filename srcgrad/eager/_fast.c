@@ -22,6 +22,8 @@
 /* ---- module state (set once by ``setup``) ------------------------------------------ */
 
 static PyObject *RECORDING;         /* thread ident -> tuple of tapes, innermost last */
+static PyObject *ARMED;             /* thread ident -> None: threads whose end is watched */
+static PyObject *ARM;               /* fastpath.arm(ident): watch for this thread's end */
 static PyObject *GENERAL;           /* "this call needs the general path" */
 static PyObject *TRACKED_TYPES;     /* set: Tensor, Variable and their subclasses */
 static PyTypeObject *TENSOR;        /* sg.Tensor */
@@ -248,10 +250,21 @@ tape_enter(Tape *self, PyObject *unused)
                         "try to re-enter an already-active tape.");
         return NULL;
     }
+    if (!set_up())
+        return NULL;
     PyObject *key, *stack = thread_tapes(&key), *pushed;
     if (key == NULL || (stack == NULL && PyErr_Occurred())) {
         Py_XDECREF(key);
         return NULL;
+    }
+    if (stack == NULL) {   /* the thread's first tape: is the thread's end watched? */
+        int armed = PyDict_Contains(ARMED, key);
+        PyObject *done = armed ? NULL : PyObject_CallOneArg(ARM, key);
+        if (armed < 0 || (armed == 0 && done == NULL)) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        Py_XDECREF(done);
     }
     Py_ssize_t n = stack == NULL ? 0 : PyTuple_GET_SIZE(stack);
     pushed = PyTuple_New(n + 1);
@@ -801,10 +814,11 @@ slot_offset(PyObject *type)
 static PyObject *
 setup(PyObject *module, PyObject *args)
 {
-    PyObject *tensor, *variable, *tracked, *ndarray, *generic, *float64;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!:setup", &PyType_Type, &tensor, &PyType_Type,
+    PyObject *tensor, *variable, *tracked, *ndarray, *generic, *float64, *armed, *arm;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O:setup", &PyType_Type, &tensor, &PyType_Type,
                           &variable, &PySet_Type, &tracked, &PyType_Type, &ndarray,
-                          &PyType_Type, &generic, &PyType_Type, &float64))
+                          &PyType_Type, &generic, &PyType_Type, &float64, &PyDict_Type,
+                          &armed, &arm))
         return NULL;
     if ((VARIABLE_VALUE = slot_offset(variable)) < 0)
         return NULL;
@@ -815,13 +829,15 @@ setup(PyObject *module, PyObject *args)
     Py_XSETREF(NDARRAY, (PyTypeObject *)Py_NewRef(ndarray));
     Py_XSETREF(GENERIC, (PyTypeObject *)Py_NewRef(generic));
     Py_XSETREF(FLOAT64, (PyTypeObject *)Py_NewRef(float64));
+    Py_XSETREF(ARMED, Py_NewRef(armed));
+    Py_XSETREF(ARM, Py_NewRef(arm));
     Py_RETURN_NONE;
 }
 
 static PyMethodDef module_methods[] = {
     {"setup", setup, METH_VARARGS,
-     "setup(Tensor, VariableBase, TRACKED_TYPES, ndarray, generic, float64): the types "
-     "the hot path uses."},
+     "setup(Tensor, VariableBase, TRACKED_TYPES, ndarray, generic, float64, ARMED, arm): "
+     "the types the hot path uses, and fastpath's watch on the end of threads."},
     {"record_direct", (PyCFunction)(void (*)(void))record_direct, METH_FASTCALL,
      "record_direct(units, args, kwargs): the usual call of a decorated function under "
      "one tape, left pending on it; GENERAL when the call needs the general path."},

@@ -29,7 +29,7 @@ from srcgrad.eager.fastpath import (
     leave_pending,
     record_direct,
 )
-from srcgrad.eager.gradients import fresh
+from srcgrad.eager.gradients import differentiable, fresh
 from srcgrad.eager.structure import same
 from srcgrad.eager.tape import recording_tapes
 from srcgrad.eager.variables import TRACKED_TYPES, Tensor
@@ -119,9 +119,9 @@ class _CallPlan(PlanBase):
     def _remember(self, read):
         """Keep what ``record_direct`` needs about the Variables the variant read."""
         self._last = tuple(read)   # the Variables the variant last read, which a call
-        # may leave pending when each is read under one name and all are trainable
+        # may leave pending when each is read under one name and all are trainable floats
         self._pendable = len(set(map(id, read))) == len(read) and \
-            all(v._trainable for v in read)
+            all(v._trainable and differentiable(v._value) for v in read)
         self.shapes = [np.shape(v._value) for v in read]   # (fixed: see Variable.assign)
 
     def _record_ran(self, ran, args, tape):

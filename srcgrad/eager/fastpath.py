@@ -32,6 +32,32 @@ _thread_id = threading.get_ident
 # none has no entry, so "is anything recording anywhere" is one truth test. (Each thread
 # writes its own entry only; a threading.local costs ~4x as much per read.)
 RECORDING = {}
+# thread ident -> None for the threads whose end ``_ThreadEnd`` watches (see ``arm``)
+ARMED = {}
+_THREAD_STATE = threading.local()
+
+
+class _ThreadEnd:
+    """Kept in a thread's own ``threading.local`` slot, so it is dropped when the thread
+    ends: it then takes the thread's entry off ``RECORDING`` (the tapes it left recording
+    stop), since a later thread may get the same ident. Tape state cannot outlive its
+    thread."""
+
+    __slots__ = ("ident",)
+
+    def __del__(self):
+        tapes = RECORDING.pop(self.ident, ())
+        ARMED.pop(self.ident, None)
+        for tape in tapes:
+            tape._recording = False
+
+
+def arm(ident):
+    """Watch for the end of this thread (``ident``) before it first records."""
+    end = _ThreadEnd()
+    end.ident = ident
+    _THREAD_STATE.end = end
+    ARMED[ident] = None
 
 
 class PendingCall:
@@ -83,6 +109,8 @@ class TapeBase:
             raise ValueError("Tape is still recording, This can happen if you try to "
                              "re-enter an already-active tape.")
         thread = _thread_id()
+        if thread not in ARMED:
+            arm(thread)
         RECORDING[thread] = RECORDING.get(thread, ()) + (self,)
         self._recording = self._entered = True
         return self
@@ -173,7 +201,8 @@ def _compiled():
         from srcgrad.eager import _fast
     except ImportError:
         return None
-    _fast.setup(Tensor, VariableBase, TRACKED_TYPES, np.ndarray, np.generic, np.float64)
+    _fast.setup(Tensor, VariableBase, TRACKED_TYPES, np.ndarray, np.generic, np.float64,
+                ARMED, arm)
     return _fast
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from srcgrad import api, compiler
 from srcgrad.eager import static
 from srcgrad.eager.fastpath import ImplicitBase, run_static
+from srcgrad.eager.gradients import differentiable
 from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
@@ -69,45 +70,86 @@ def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None
 
 def _value_and_param_grads(f, params, args, dy, plan):
     """``plan`` keeps what depends only on ``f`` and the number of arguments."""
-    positions = plan.get(len(args))
-    if positions is None:
-        positions = plan[len(args)] = list(_arg_positions(f, params, args))
+    call = param_call(f, params, args, plan)
+    value, grads = _run(call.unit, call.args, {}, dy, f)
+    return value, call.by_position(grads)
+
+
+class ParamCall:
+    """One call of ``f`` differentiated w.r.t. its float arguments at ``params``' positions:
+    the eager unit, the arguments it takes, and the gradients placed by position."""
+
+    __slots__ = ("unit", "args", "positions", "float_positions", "names")
+
+    def by_position(self, grads):
+        """One gradient per position of ``params`` (None for an integer argument or one
+        the output does not depend on)."""
+        names, zero = self.names, self.unit.zero_wrt
+        found = {i: (None if names[i] in zero else g)
+                 for i, g in zip(self.float_positions, grads)}
+        return [found.get(i) for i in self.positions]
+
+
+def param_call(f, params, args, plan):
+    """The ``ParamCall`` of ``f(*args)`` (``plan``: a dict kept between calls)."""
+    call = ParamCall()
+    call.positions = plan.get(len(args))
+    if call.positions is None:
+        call.positions = plan[len(args)] = list(_arg_positions(f, params, args))
     target = plan.get("target")
     if target is None:
         fn, bound = api._target(f)
         target = plan["target"] = (fn, bound, api.parameter_names(fn, bound))
-    fn, bound, names = target
+    fn, bound, call.names = target
     values = [_value_of(a) for a in args]
-    float_positions = [i for i in dict.fromkeys(positions) if _is_float(values[i])]
-    wrt = tuple(names[i] for i in float_positions)
-    unit = compiler.reverse_unit(fn, wrt, eager=True)
-    call_args = values if bound is None else [bound] + values
-    value, grads = _run(unit, call_args, {}, dy, f)
-    by_position = {i: (None if names[i] in unit.zero_wrt else g)
-                   for i, g in zip(float_positions, grads)}
-    return value, [by_position.get(i) for i in positions]
+    call.float_positions = [i for i in dict.fromkeys(call.positions) if _is_float(values[i])]
+    call.unit = compiler.reverse_unit(fn, tuple(call.names[i] for i in call.float_positions),
+                                      eager=True)
+    call.args = values if bound is None else [bound] + values
+    return call
 
 
 def _arg_positions(f, params, args):
-    """TF's ``_get_arg_spec``: which call arguments ``params`` names."""
+    """TF's ``_get_arg_spec``: which call arguments ``params`` names (TF's exception
+    types; the messages also say which parameters there are)."""
+    if params is not None and not isinstance(params, (list, tuple)):
+        raise TypeError(f"params must be a list of parameter names or of indices; got "
+                        f"{params!r}")
     try:
         names = inspect.getfullargspec(f).args
     except TypeError as exc:
         if params is None:
             return range(len(args))
         if all(isinstance(p, int) for p in params):
-            return params
+            return _in_range(f, params, args)
         raise ValueError("Either callable provided is not a function or could not inspect "
                          f"its arguments by name: {f}. Original error: {exc}") from None
     if inspect.ismethod(f) and names:
         names = names[1:]
     if params is None:
-        return range(len(args)) if not names else range(len(names))
+        return range(len(args)) if not names else _in_range(f, range(len(names)), args)
     if all(isinstance(p, str) for p in params):
-        return [names.index(p) for p in params]
-    if all(isinstance(p, int) for p in params):
-        return params
+        unknown = [p for p in params if p not in names]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not in list: params={list(params)!r} names "
+                             f"no parameter of {_name(f)}({', '.join(names)})")
+        return _in_range(f, [names.index(p) for p in params], args)
+    if all(isinstance(p, int) and not isinstance(p, bool) for p in params):
+        return _in_range(f, params, args)
     raise ValueError(f"params must be all strings or all integers; got {params}.")
+
+
+def _in_range(f, positions, args):
+    """``positions`` (negative ones counted from the end), each an index into ``args``."""
+    for i in positions:
+        if not -len(args) <= i < len(args):
+            raise IndexError(f"list index out of range: parameter {i} of {_name(f)} is not "
+                             f"among the {len(args)} argument(s) it was called with")
+    return [i % len(args) for i in positions]
+
+
+def _name(f):
+    return getattr(f, "__name__", repr(f))
 
 
 def _value_of(arg):
@@ -146,9 +188,8 @@ def _seed(dy):
 
 
 def _none_result(f):
-    name = getattr(f, "__name__", repr(f))
     return ValueError("Cannot differentiate a function that returns None; did you forget "
-                      f"to return a value from {name}?")
+                      f"to return a value from {_name(f)}?")
 
 
 # -- implicit: gradients for the Variables the function reads -----------------------
@@ -303,7 +344,9 @@ def _pairs(variables, grads, order):
         variable = variables[i]
         if variable._trainable:
             grad, value = grads[i], variable._value
-            if type(grad) is not type(value) or type(grad) is np.ndarray and \
+            if not differentiable(value):
+                grad = None   # (an integer Variable: TF lists it, with no gradient)
+            elif type(grad) is not type(value) or type(grad) is np.ndarray and \
                     grad.dtype is not value.dtype:   # (else ``finish`` changes nothing)
                 grad = None if grad is None else finish(grad, value)
             pairs.append((grad, variable))

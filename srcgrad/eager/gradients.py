@@ -104,16 +104,21 @@ def _accumulate(cotangents, key, contribution):
     cotangents[key] = contribution if previous is None else previous + contribution
 
 
+def differentiable(value):
+    """Is ``value`` (a source's) of a float or complex dtype? TF gives an integer source
+    no gradient (None), whatever the target."""
+    return np.asarray(value).dtype.kind in "fc"
+
+
 def _final(grad, source, zero, on_tensors):
+    value = source._value if isinstance(source, _TRACKED) else _as_value(source)
+    if grad is None or not differentiable(value):
+        return zeros_like(value) if zero else None
     if type(grad) is np.ndarray:   # the usual case: an array shaped as its source's value
-        value = source._value if isinstance(source, _TRACKED) else _as_value(source)
         if type(value) is np.ndarray and grad.shape == value.shape:
             return grad
-    elif grad is None:
-        return zeros_like(_as_value(source)) if zero else None
     elif isinstance(grad, Tensor):
         return grad if on_tensors else grad._value
-    value = _as_value(source)
     shape = np.shape(value)
     if getattr(grad, "shape", ()) != shape:
         grad = np.broadcast_to(grad, shape).copy()

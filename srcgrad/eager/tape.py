@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from srcgrad.eager import structure
-from srcgrad.eager.fastpath import RECORDING, TapeBase, _thread_id
+from srcgrad.eager.fastpath import ARMED, RECORDING, TapeBase, _thread_id, arm
 from srcgrad.eager.gradients import (
     _NONE,
     UnconnectedGradients,
@@ -45,7 +45,10 @@ def recording_tapes():
 
 def _set_recording(tapes):
     if tapes:
-        RECORDING[_thread_id()] = tapes
+        thread = _thread_id()
+        if thread not in ARMED:
+            arm(thread)
+        RECORDING[thread] = tapes
     else:
         RECORDING.pop(_thread_id(), None)
 
@@ -188,6 +191,9 @@ class GradientTape(TapeBase):
         else:
             targets = _targets(target)
             seeds = _seeds(targets, output_gradients)
+            for leaf in targets:   # TF reads a Variable target on the tape: it is watched
+                if isinstance(leaf, VariableBase) and self._watch_accessed and leaf._trainable:
+                    self._watch_one(leaf)
         flat_sources = structure.flatten(sources)
         grads = self._sweep(targets, seeds, flat_sources, zero)
         self._finish_gradient()
@@ -225,6 +231,40 @@ class GradientTape(TapeBase):
                      for i, source in enumerate(flat_sources)]
         return structure.rebuild(sources, jacobians)
 
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """d``target[i]``/d``source[i]`` for each row ``i`` of the batch, shaped
+        ``[batch, target row..., source row...]`` (rows independent, as TF assumes: row
+        ``i`` of the target depends on row ``i`` of the source only)."""
+        _unconnected_mode(unconnected_gradients)   # (checked)
+        target_shape, source_shape = np.shape(_as_value(target)), np.shape(_as_value(source))
+        for shape in (target_shape, source_shape):
+            if len(shape) < 2:
+                raise ValueError(f"Shape {shape} must have rank at least 2")
+        if target_shape[0] != source_shape[0]:
+            raise ValueError(f"Need first dimension of target shape ({target_shape}) and "
+                             f"source shape ({source_shape}) to match.")
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the batch_jacobian "
+                "with eager execution enabled and  with experimental_use_pfor set to False.")
+        if self._pending is not None:
+            self._expand()
+        self._start_gradient()
+        rows = []
+        self._in_jacobian = True
+        try:
+            for index in np.ndindex(*target_shape[1:]):
+                seed = np.zeros(target_shape)
+                seed[(slice(None),) + index] = 1.0   # every row's element ``index``
+                rows.append(self._sweep([target], [seed], [source], False)[0])
+        finally:
+            self._in_jacobian = False
+        self._finish_gradient()
+        # zeros when unconnected, whatever ``unconnected_gradients`` says (as TF does)
+        stacked = _stack_rows(rows, target_shape[1:], source, True)   # [y..., b, x...]
+        return np.moveaxis(stacked, len(target_shape) - 1, 0)
+
     def _start_gradient(self):
         if self._used:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute "
@@ -258,8 +298,9 @@ class GradientTape(TapeBase):
         grads = []
         for source in sources:
             grad = get(source) if isinstance(source, _TRACKED) else None
-            if type(grad) is np.ndarray and type(source._value) is np.ndarray and \
-                    grad.shape == source._value.shape:   # the usual case
+            value = source._value if isinstance(source, _TRACKED) else None
+            if type(grad) is np.ndarray and type(value) is np.ndarray and \
+                    grad.shape == value.shape and value.dtype.kind in "fc":   # the usual case
                 grads.append(grad)
             else:
                 grads.append(_final(grad, source, zero, on_tensors))

@@ -221,7 +221,7 @@ class Variable(_Arithmetic, VariableBase):
     __slots__ = ("_trainable", "name")
 
     def __init__(self, value, trainable=True, name=None):
-        self._value = _copy(_as_value(value))
+        self._value = _copy(_initial_value(value))
         with _COUNTER_LOCK:
             self._uid = next(_COUNTER)
         self._trainable = bool(trainable)
@@ -230,6 +230,14 @@ class Variable(_Arithmetic, VariableBase):
     def __repr__(self):
         return (f"<sg.Variable '{self.name}' shape={self.shape} dtype={self.dtype}, "
                 f"numpy={self._value!r}>")
+
+    def numpy(self):
+        """A copy of the value (writing into it leaves the Variable as it was, as in TF)."""
+        return _copy(self._read())
+
+    def __array__(self, dtype=None, copy=None):
+        value = np.array(self._read())   # (a copy, as ``numpy``)
+        return value.astype(dtype, copy=False) if dtype is not None else value
 
     @property
     def trainable(self):
@@ -259,6 +267,22 @@ class Variable(_Arithmetic, VariableBase):
     def assign_sub(self, delta):
         """``self.assign(value - delta)``."""
         return self.assign(self._value - _as_value(delta))
+
+
+def _initial_value(value):
+    """``value`` as a Variable's first value: a number or an array of numbers."""
+    if value is None:
+        raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except "
+                         "when you are not providing a `variable_def`. You provided neither.")
+    value = _as_value(value)
+    kind = np.asarray(value).dtype.kind
+    if kind == "O":
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
+    if kind not in "biufc":   # (TF also has string Variables; srcgrad differentiates numbers)
+        raise TypeError(f"sg.Variable holds numbers or arrays of numbers (bool, int, float, "
+                        f"complex); got {value!r} of dtype {np.asarray(value).dtype}")
+    return value
 
 
 def _copy(value):
