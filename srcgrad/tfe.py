@@ -54,6 +54,7 @@ def _returning_tensors(make):
         def call(*call_args, **call_kwargs):
             return _tensor(inner(*call_args, **call_kwargs))
 
+        call.__srcgrad_callee__ = inner.__srcgrad_callee__   # (see eager.nesting)
         return call
 
     return wrapper
@@ -78,6 +79,7 @@ def make_vjp(f, params=None, persistent=True):
 
         return _tensor(result), tensor_vjp
 
+    decorated.__srcgrad_callee__ = inner.__srcgrad_callee__
     return decorated
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from srcgrad import api, compiler
-from srcgrad.eager import static
+from srcgrad.eager import nesting, static
 from srcgrad.eager.fastpath import ImplicitBase, run_static
 from srcgrad.eager.gradients import differentiable
 from srcgrad.eager.structure import same
@@ -45,6 +45,7 @@ def value_and_gradients_function(
             raise ValueError(_KEYWORDS_MESSAGE)
         return _value_and_param_grads(f, params, args, dy, plan)
 
+    decorated.__srcgrad_callee__ = nesting.differentiable_callee(f, params, True)
     return decorated
 
 
@@ -65,13 +66,20 @@ def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None
             raise ValueError(_KEYWORDS_MESSAGE)
         return _value_and_param_grads(f, params, args, dy, plan)[1]
 
+    decorated.__srcgrad_callee__ = nesting.differentiable_callee(f, params, False)
     return decorated
 
 
 def _value_and_param_grads(f, params, args, dy, plan):
     """``plan`` keeps what depends only on ``f`` and the number of arguments."""
     call = param_call(f, params, args, plan)
-    value, grads = _run(call.unit, call.args, {}, dy, f)
+    # the Variables' cotangents are not returned (as in TF), nor handed to a caller's
+    # collector (generated code may run this through a call it does not know)
+    collected, COLLECT.cotangents = COLLECT.cotangents, None
+    try:
+        value, grads = _run(call.unit, call.args, {}, dy, f)
+    finally:
+        COLLECT.cotangents = collected
     return value, call.by_position(grads)
 
 
@@ -220,6 +228,7 @@ def implicit_value_and_gradients(f: Function) -> Function:
         except NoneResultError:
             raise _none_result(f) from None
 
+    grad_fn.__srcgrad_callee__ = nesting.refused("implicit_value_and_gradients")
     return grad_fn
 
 
@@ -307,6 +316,7 @@ def implicit_gradients(f: Function) -> Function:
     def grad_fn(*args, **kwds):
         return value_and_gradients(*args, **kwds)[1]
 
+    grad_fn.__srcgrad_callee__ = nesting.refused("implicit_gradients")
     return grad_fn
 
 

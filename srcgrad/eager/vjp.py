@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 
+from srcgrad.eager import nesting
 from srcgrad.eager.functions import _none_result, _seed, param_call
 from srcgrad.eager.gradients import fresh
 from srcgrad.runtime.variables import NoneResultError, ones_seed
@@ -52,4 +53,5 @@ def make_vjp(f, params=None, persistent=True):
 
         return result, vjp
 
+    decorated.__srcgrad_callee__ = nesting.refused("make_vjp")
     return decorated

@@ -50,6 +50,9 @@ def classify_call(parsed, call, local_names):
 
 
 def classify_object(obj, dotted, args, keywords):
+    callee = getattr(obj, "__srcgrad_callee__", None)   # a wrapper of srcgrad's own:
+    if callee is not None:   # what to compile in its place (see eager.nesting)
+        obj = callee()
     if getattr(obj, "__srcgrad_custom__", False):   # user rules: called like a user function
         return CallInfo("user", dotted, obj, args=args, keywords=keywords)
     if REGISTRY.is_nondiff(obj):
