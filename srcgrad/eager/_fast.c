@@ -21,6 +21,10 @@
 
 /* ---- module state (set once by ``setup``) ------------------------------------------ */
 
+/* What fastpath.py expects (``_fast.VERSION``): a build older than its Python twin is
+   not used. */
+#define FAST_VERSION 2
+
 static PyObject *RECORDING;         /* thread ident -> tuple of tapes, innermost last */
 static PyObject *ARMED;             /* thread ident -> None: threads whose end is watched */
 static PyObject *ARM;               /* fastpath.arm(ident): watch for this thread's end */
@@ -880,6 +884,7 @@ PyInit__fast(void)
             S_value == NULL || S_shape == NULL || S_pop == NULL || S_gradient == NULL ||
             S_record_ran == NULL || S_finish_direct == NULL || S_function == NULL ||
             S_dtype == NULL || S_static_failed == NULL || S_static_pairs == NULL ||
+            PyModule_AddIntConstant(module, "VERSION", FAST_VERSION) < 0 ||
             PyModule_AddObjectRef(module, "RECORDING", RECORDING) < 0 ||
             PyModule_AddObjectRef(module, "GENERAL", GENERAL) < 0 ||
             PyModule_AddObjectRef(module, "PendingCall", (PyObject *)&PendingType) < 0 ||

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 
 import numpy as np
 
@@ -194,12 +195,20 @@ def run_static(plan, args, kwargs):
     return plan._static_pairs(value, variables, grads)
 
 
+_FAST_VERSION = 2   # the ``VERSION`` of the _fast.c this module goes with
+
+
 def _compiled():
     if os.environ.get("SRCGRAD_PURE_PYTHON"):
         return None
     try:
         from srcgrad.eager import _fast
     except ImportError:
+        return None
+    if getattr(_fast, "VERSION", 1) != _FAST_VERSION:
+        warnings.warn("srcgrad.eager._fast was built from an older _fast.c; the Python hot "
+                      "path runs instead (rebuild: python setup.py build_ext --inplace)",
+                      stacklevel=2)
         return None
     _fast.setup(Tensor, VariableBase, TRACKED_TYPES, np.ndarray, np.generic, np.float64,
                 ARMED, arm)
