@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from srcgrad.eager import gradients_function as gradients_function
     from srcgrad.eager import implicit_gradients as implicit_gradients
     from srcgrad.eager import implicit_value_and_gradients as implicit_value_and_gradients
+    from srcgrad.eager import make_vjp as make_vjp
     from srcgrad.eager import value_and_gradients_function as value_and_gradients_function
     from srcgrad.errors import MissingRuleError as MissingRuleError
     from srcgrad.errors import SrcgradError as SrcgradError
