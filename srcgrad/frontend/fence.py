@@ -45,6 +45,27 @@ UNSUPPORTED = {
 }
 
 
+# What the checks below refuse that is not one node type: key -> message (``{name}``
+# is filled in with the name the user wrote).
+REFUSED = {
+    "default": "this default value is not supported",
+    "try-else": "`try`/`else` is not supported yet",
+    "star-import": "star-imports are not supported",
+    "from-import": "`from ... import` inside a differentiated function is not supported; "
+                   "import at module level",
+    "dict-unpacking": "dict unpacking (`{{**d}}`) is not supported",
+    "namespace-read": "`{name}()` is not supported: the generated code keeps its values "
+                      "under other names; read the variables directly",
+    "exec-eval": "`{name}` is not supported (its code cannot be seen by the compiler)",
+    "call-kwargs": "`**kwargs` in calls is not supported yet",
+    "attribute-assign": "assigning to an attribute (`obj.attr = ...`) is not supported yet",
+    "nested-subscript-assign": "assigning into a nested subscript (`a.b[i] = ...` or "
+                               "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`",
+    "del-subscript": "`del` of a subscript or attribute is not supported",
+    "del-read-later": "`del {name}` of a name that is read later is not supported",
+}
+
+
 # builtins that read the function's own namespace, which the generated code renames
 NAMESPACE_READS = ("locals", "vars", "globals")
 
@@ -78,7 +99,7 @@ def _check_defaults(parsed, args):
     for default in list(args.defaults) + [d for d in args.kw_defaults if d is not None]:
         for sub in gast.walk(default):
             if isinstance(sub, (gast.Lambda, gast.NamedExpr, gast.Yield, gast.Await)):
-                raise parsed.error("this default value is not supported", sub)
+                raise parsed.error(REFUSED["default"], sub)
 
 
 def _check_node(parsed, node):
@@ -86,24 +107,21 @@ def _check_node(parsed, node):
         if isinstance(node, kind):
             raise parsed.error(message, node)
     if isinstance(node, gast.Try) and node.orelse:
-        raise parsed.error("`try`/`else` is not supported yet", node)
+        raise parsed.error(REFUSED["try-else"], node)
     if isinstance(node, gast.ImportFrom):
         if any(alias.name == "*" for alias in node.names):
-            raise parsed.error("star-imports are not supported", node)
-        raise parsed.error("`from ... import` inside a differentiated function is not "
-                           "supported; import at module level", node)
+            raise parsed.error(REFUSED["star-import"], node)
+        raise parsed.error(REFUSED["from-import"], node)
     if isinstance(node, gast.Dict) and any(key is None for key in node.keys):
-        raise parsed.error("dict unpacking (`{**d}`) is not supported", node)
+        raise parsed.error(REFUSED["dict-unpacking"].format(), node)
     if isinstance(node, gast.Name) and node.id in NAMESPACE_READS \
             and isinstance(node.ctx, gast.Load) and _is_builtin(parsed, node.id):
-        raise parsed.error(f"`{node.id}()` is not supported: the generated code keeps its "
-                           "values under other names; read the variables directly", node)
+        raise parsed.error(REFUSED["namespace-read"].format(name=node.id), node)
     if isinstance(node, gast.Call):
         if isinstance(node.func, gast.Name) and node.func.id in ("exec", "eval"):
-            raise parsed.error(f"`{node.func.id}` is not supported (its code cannot be "
-                               "seen by the compiler)", node)
+            raise parsed.error(REFUSED["exec-eval"].format(name=node.func.id), node)
         if any(kw.arg is None for kw in node.keywords):
-            raise parsed.error("`**kwargs` in calls is not supported yet", node)
+            raise parsed.error(REFUSED["call-kwargs"], node)
     if isinstance(node, gast.Assign):
         for target in node.targets:
             _check_target(parsed, target)
@@ -126,11 +144,9 @@ def _is_builtin(parsed, name):
 
 def _check_target(parsed, target):
     if isinstance(target, gast.Attribute):
-        raise parsed.error("assigning to an attribute (`obj.attr = ...`) is not supported yet",
-                           target)
+        raise parsed.error(REFUSED["attribute-assign"], target)
     if isinstance(target, gast.Subscript) and not isinstance(target.value, gast.Name):
-        raise parsed.error("assigning into a nested subscript (`a.b[i] = ...` or "
-                           "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`", target)
+        raise parsed.error(REFUSED["nested-subscript-assign"], target)
     if isinstance(target, (gast.Tuple, gast.List)):
         for elt in target.elts:
             _check_target(parsed, elt)
@@ -143,10 +159,18 @@ def _check_deletes(parsed, fn_node):
             continue
         for target in stmt.targets:
             if not isinstance(target, gast.Name):
-                raise parsed.error("`del` of a subscript or attribute is not supported", target)
+                raise parsed.error(REFUSED["del-subscript"], target)
             later = [n for n in gast.walk(fn_node) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load) and n.id == target.id
                      and (n.lineno or 0) > stmt.lineno]
             if later:
-                raise parsed.error(f"`del {target.id}` of a name that is read later is not "
-                                   "supported", stmt)
+                raise parsed.error(REFUSED["del-read-later"].format(name=target.id), stmt)
+
+
+def refusals():
+    """Every message the fence can give, in table order: what ``python -m srcgrad fence``
+    prints and docs/what-compiles.md lists. ``{name}`` shows the names a check covers
+    (``exec|eval``), or ``NAME``."""
+    covers = {"namespace-read": "|".join(NAMESPACE_READS), "exec-eval": "exec|eval"}
+    return list(UNSUPPORTED.values()) + [
+        message.format(name=covers.get(key, "NAME")) for key, message in REFUSED.items()]
