@@ -56,7 +56,7 @@ def jvp(f: Function, wrt: Wrt = api.FIRST, *,
 
     jvp_fn.source = unit.source
     jvp_fn.unit = unit
-    if single and bound is None and not fn.__defaults__:
+    if single and bound is None and not getattr(fn, "__defaults__", None):
         jvp_fn.__srcgrad_function__ = unit.jvp   # same calling convention: nests
     return jvp_fn
 

@@ -131,3 +131,11 @@ def test_defrule_template_with_a_tangent(scratch_rules):
     assert close(sg.jvp(f, wrt=1)(a, s, 1.0)[1], 2 * 10.0 * 5.0)
     assert close(sg.jvp(f)(a, s, np.array([1.0, 0.0]))[1], 2 * 10.0 * 2.0 * 0.6)
     assert NORM_CALLS
+
+
+def test_jvp_of_a_custom_jvp_function_itself():
+    """``sg.jvp`` of the custom_jvp object (not of a caller) calls its rule."""
+    before = CALLS["jvp"]
+    value, tangent = sg.jvp(cube)(2.0, 0.5)
+    assert CALLS["jvp"] == before + 1
+    assert close(value, 8.0) and close(tangent, 3.0 * 4.0 * 0.5)
