@@ -62,6 +62,8 @@ class ParsedFunction:
                 obj = self.closure[head].cell_contents
             except ValueError:
                 raise KeyError(dotted) from None
+        elif head == "_sg" and "_sg" not in self.globals:   # the runtime, which
+            from srcgrad import runtime as obj                 # normalization may call
         else:
             obj = self._global(head, dotted)
         for attr in rest:

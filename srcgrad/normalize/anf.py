@@ -240,7 +240,8 @@ class _Flattener(ExpandingForms, IterationBuiltins):
                     return self.inline_call(expr, found[0], preferred)
                 finally:
                     self.inliner.leaving()
-            return self.call(expr)
+            lowered = self.iteration_value(expr)
+            return lowered if lowered is not None else self.call(expr)
         if isinstance(expr, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
             return self.comprehension(expr)
         if isinstance(expr, gast.Subscript):

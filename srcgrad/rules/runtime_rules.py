@@ -18,7 +18,8 @@ from srcgrad import runtime as rt
 from srcgrad.rules.registry import defadjoint, defelementwise, definplace, deflinear, defnondiff
 
 defnondiff(rt.zeros_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask, rt.inverse_axes,
-           rt.zeros_like_structure, rt.all_scalars, rt.read_constant, rt.ones_seed)
+           rt.zeros_like_structure, rt.all_scalars, rt.read_constant, rt.ones_seed,
+           rt.zip_length)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
