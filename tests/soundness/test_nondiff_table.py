@@ -126,6 +126,7 @@ USES = {
     rt.inverse_axes: lambda x: _total(rt.inverse_axes((1, 0), int(x[2] * 2))),
     rt.zeros_like_structure: lambda x: _total(rt.zeros_like_structure([x, x])),
     rt.all_scalars: lambda x: float(rt.all_scalars(x[0], x[1])),
+    rt.zip_length: lambda x: float(rt.zip_length(x * 2.0, [x[0], x[1]])),
 }
 try:
     import scipy.special
