@@ -62,8 +62,8 @@ class ParsedFunction:
                 obj = self.closure[head].cell_contents
             except ValueError:
                 raise KeyError(dotted) from None
-        elif head == "_sg" and "_sg" not in self.globals:   # the runtime, which
-            from srcgrad import runtime as obj                 # normalization may call
+        elif head == "_sg" and "_sg" not in self.globals:
+            from srcgrad import runtime as obj  # what normalization passes may call
         else:
             obj = self._global(head, dotted)
         for attr in rest:
