@@ -29,6 +29,7 @@ class ParsedFunction:
     filename: str
     globals: dict
     closure: dict  # name -> cell
+    assumptions: dict = dataclasses.field(default_factory=dict)   # dotted name -> object
 
     @property
     def name(self):
@@ -53,6 +54,13 @@ class ParsedFunction:
         if head not in builtins:
             raise KeyError(dotted)
         return builtins[head]
+
+    def assume(self, dotted):
+        """``resolve``, recording what the name denotes: code generated from it is
+        valid while the name still denotes that object (see ``srcgrad.guards``)."""
+        obj = self.resolve(dotted)
+        self.assumptions.setdefault(dotted, obj)
+        return obj
 
     def resolve(self, dotted):
         """The object a dotted name (``np.linalg.inv``) denotes now, or raise KeyError."""
@@ -105,7 +113,24 @@ def parse_function(fn):
     else:
         node = _find_def(module, fn)
     closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    if "__class__" in closure:
+        _explicit_super(node)
     return ParsedFunction(fn, node, filename, fn.__globals__, closure)
+
+
+def _explicit_super(node):
+    """``super()`` -> ``super(__class__, self)``: generated code has no ``__class__``
+    cell of its own; it reads the method's (a closure cell) like any free name."""
+    params = node.args.posonlyargs + node.args.args
+    if not params:
+        return
+    for sub in gast.walk(node):
+        if isinstance(sub, gast.Call) and isinstance(sub.func, gast.Name) \
+                and sub.func.id == "super" and not sub.args and not sub.keywords:
+            sub.args = [gast.Name(id="__class__", ctx=gast.Load(), annotation=None,
+                                  type_comment=None),
+                        gast.Name(id=params[0].id, ctx=gast.Load(), annotation=None,
+                                  type_comment=None)]
 
 
 def _indent_of(text):

@@ -25,10 +25,13 @@ class CallInfo:
     rule: object = None
     args: list = None    # positional atoms (the object first for a method)
     keywords: list = None
+    owner: object = None  # dynamic calls: the atom whose method (or __call__) is called
 
 
-def classify_call(parsed, call, local_names):
-    """Classify ``call`` (a gast Call in A-normal form) and bind its arguments."""
+def classify_call(parsed, call, local_names, arrays=frozenset()):
+    """Classify ``call`` (a gast Call in A-normal form) and bind its arguments.
+    ``arrays``: the locals proven NumPy arrays (``analysis.arrays``); a method of any
+    other value is resolved when it runs (``srcgrad.dispatch``)."""
     args = list(call.args)
     keywords = [(kw.arg, kw.value) for kw in call.keywords]
     func = call.func
@@ -39,17 +42,33 @@ def classify_call(parsed, call, local_names):
     if dotted == "_sg.read_constant":   # the value of an sg.constant: no derivative
         return CallInfo("nondiff", dotted, args=args, keywords=keywords)
     if isinstance(func, gast.Attribute) and (root is None or root in local_names):
-        return _classify_method(func, args, keywords)
+        return _classify_method(func, args, keywords, arrays)
     if root in local_names:   # a callable value: known only when it runs
-        return CallInfo("dynamic", dotted, args=args, keywords=keywords)
+        return CallInfo("dynamic", dotted, args=args, keywords=keywords, owner=func)
     try:
-        obj = parsed.resolve(dotted)
+        obj = parsed.assume(dotted)
     except KeyError:
         return CallInfo("unknown", dotted, args=args, keywords=keywords)
-    return classify_object(obj, dotted, args, keywords)
+    info = classify_object(obj, dotted, args, keywords)
+    if info.kind == "dynamic":   # NET.forward(x), NET(x): a method of a global object
+        info.owner = func.value if isinstance(func, gast.Attribute) else func
+    return info
+
+
+def call_target(parsed, call, local_names):
+    """The object a call's non-local callee denotes now (``np.sin``), or None."""
+    dotted = syntax.dotted_name(call.func)
+    if not dotted or dotted.split(".")[0] in local_names:
+        return None
+    try:
+        return parsed.resolve(dotted)
+    except KeyError:
+        return None
 
 
 def classify_object(obj, dotted, args, keywords):
+    if getattr(obj, "__srcgrad_dispatch__", False):   # _sg.dynamic_forward in generated code
+        return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
     callee = getattr(obj, "__srcgrad_callee__", None)   # a wrapper of srcgrad's own:
     if callee is not None:   # what to compile in its place (see eager.nesting)
         obj = callee()
@@ -66,8 +85,7 @@ def classify_object(obj, dotted, args, keywords):
         return CallInfo("user", dotted, obj, args=args, keywords=keywords)
     if structure_fields(obj) is not None:
         return CallInfo("structure", dotted, obj, args=args, keywords=keywords)
-    if _user_call_method(obj) is not None:   # an object with a ``__call__`` of user code:
-        # looked up and compiled when it runs, as a callable passed in is
+    if _is_user_callable(obj):   # resolved when it runs (srcgrad.dispatch)
         return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
     return CallInfo("unknown", qualified_name(obj) if callable(obj) else dotted, obj,
                     args=args, keywords=keywords)
@@ -88,20 +106,38 @@ BUILTIN_CONTAINER_METHODS = {
     "reverse", "get", "keys", "update", "setdefault", "popitem", "add", "discard"}
 
 
-def _classify_method(func, args, keywords):
+# Methods of dicts compiled as the rows for ``dict.values()`` / ``dict.items()``.
+_DICT_METHODS = {"values", "items", "keys"}
+
+
+def _classify_method(func, args, keywords, arrays):
+    """``obj.name(...)`` is an ndarray method only where ``obj`` is proven an array."""
     obj = func.value
-    if func.attr in NONDIFF_METHODS:
+    proven = isinstance(obj, gast.Name) and obj.id in arrays
+    if (func.attr in NONDIFF_METHODS and proven) or func.attr == "keys":
         return CallInfo("nondiff", func.attr, args=[obj] + args, keywords=keywords)
-    if func.attr in ARRAY_METHODS:
+    if func.attr in ARRAY_METHODS and (proven or func.attr in _DICT_METHODS):
         target, packs = ARRAY_METHODS[func.attr]
         rule = REGISTRY.lookup(target)
         if packs and len(args) > 1:
             args = [gast.Tuple(elts=args, ctx=gast.Load())]
         return CallInfo("rule", rule.name, target, rule, [obj] + args, keywords)
-    if func.attr in BUILTIN_CONTAINER_METHODS:   # list/dict methods: see modes.reverse
+    if func.attr in BUILTIN_CONTAINER_METHODS and func.attr not in NONDIFF_METHODS:
+        # list/dict methods: see modes.reverse
         return CallInfo("unknown", f".{func.attr}()", args=[obj] + args, keywords=keywords)
-    # Another method (of a user object, say): looked up when it runs.
-    return CallInfo("dynamic", f".{func.attr}()", args=[obj] + args, keywords=keywords)
+    # Another method (of a user object, a module, a value not proven an array): looked
+    # up when it runs.
+    return CallInfo("dynamic", f".{func.attr}()", args=[obj] + args, keywords=keywords,
+                    owner=obj)
+
+
+def _is_user_callable(obj):
+    """A bound method of user code, or an instance of a user class with ``__call__``."""
+    if isinstance(obj, types.MethodType):
+        return isinstance(obj.__func__, types.FunctionType) and not _is_library(obj.__func__)
+    if isinstance(obj, (types.ModuleType, types.FunctionType)):
+        return False
+    return _user_call_method(obj) is not None
 
 
 def bare_call_error(parsed, info, stmt):

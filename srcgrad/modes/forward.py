@@ -27,15 +27,16 @@ from __future__ import annotations
 import dataclasses
 
 from srcgrad import syntax
+from srcgrad.analysis.arrays import proven_arrays
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import bare_call_error, classify_call, is_array_attribute
+from srcgrad.modes.calls import bare_call_error, call_target, classify_call, is_array_attribute
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
 from srcgrad.modes.reverse_common import concatenates, list_names
 from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
-from srcgrad.rules.methods import ARRAY_ATTRIBUTES
+from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS
 from srcgrad.syntax import gast
 
 LIST_METHODS = {"append", "extend", "insert", "pop", "reverse"}
@@ -55,6 +56,8 @@ class ForwardMode:
         self.callee_jvp = callee_jvp   # (fn, wrt tuple) -> (generated name, tangent keywords)
         self.params = [a.id for a in node.args.args]
         self.locals = set(self.params) | set(syntax.names_in(node, gast.Store))
+        self.arrays = proven_arrays(node.body, self.params,
+                                    lambda call: call_target(parsed, call, self.locals))
         self.reverse_rules = RuleExpander(self)
         self.rules = TangentExpander(self)
         self.preinit = set()
@@ -109,6 +112,8 @@ class ForwardMode:
             info = self.call_info(value)
             if info.kind == "user":
                 return self.user_call(stmt, info, target, value, state)
+            if info.kind == "dynamic":
+                return self.dynamic_call(stmt, info, target, value, state)
         tangent = self.tangent_value(stmt, target, value, state)
         state.tangents.pop(target, None)
         if tangent is None:
@@ -179,6 +184,10 @@ class ForwardMode:
         if value.attr in NONDIFF_ATTRIBUTES or value.value.id not in state:
             return None
         template = ARRAY_ATTRIBUTES.get(value.attr)
+        if template is None and value.attr in ARRAY_METHODS:
+            # ``x.sum`` as a value (generated code passes it to ``_sg.dynamic_forward``):
+            # a bound method carries its object's tangent (see srcgrad.dispatch)
+            return syntax.name(self.tangent(value.value.id)), state.tangents[value.value.id]
         if template is None and not is_array_attribute(value.attr):
             # A field of a NamedTuple / dataclass: its tangent is the tangent's field.
             return syntax.quote_expr("_sg.field_tangent(x, x_dot, name)", x=value.value,
@@ -191,9 +200,9 @@ class ForwardMode:
         return syntax.quote_expr(template, g=dot), state.tangents[value.value.id]
 
     def call_info(self, call):
-        info = classify_call(self.parsed, call, self.locals)
+        info = classify_call(self.parsed, call, self.locals, self.arrays)
         specialized = _generated_variant(info.target)
-        if info.kind == "unknown" and specialized is not None:
+        if specialized is not None:
             info = dataclasses.replace(info, kind="user", target=specialized)
         return info
 
@@ -255,6 +264,27 @@ class ForwardMode:
         new.keywords = list(new.keywords) + [
             gast.keyword(arg=keywords[p], value=syntax.name(self.tangent(bound[p].id)))
             for p in wrt]
+        state.tangents.pop(target, None)
+        state.tangents[target] = False
+        targets = syntax.tuple_of([syntax.name(target, True),
+                                   syntax.name(self.tangent(target), True)], store=True)
+        return [syntax.assign(targets, new)]
+
+    def dynamic_call(self, stmt, info, target, call, state):
+        """``y = fn(a, b)`` with ``fn`` known when it runs -> ``y, y_dot =
+        _sg.dynamic_jvp(fn, owner_dot, (a, b), (a_dot, None))`` (see srcgrad.dispatch)."""
+        if any(isinstance(a, gast.Starred) for a in call.args) or any(
+                kw.arg is None or self.carries(kw.value, state) for kw in call.keywords):
+            raise self.parsed.error(f"forward mode passes tangents to `{info.name}`, which is "
+                                    "only known when it runs, by position only", stmt)
+        owner = info.owner
+        owner_dot = syntax.name(self.tangent(owner.id)) if isinstance(owner, gast.Name) \
+            and owner.id in state else syntax.const(None)
+        tangents = [syntax.name(self.tangent(a.id)) if isinstance(a, gast.Name) and a.id in state
+                    else syntax.const(None) for a in call.args]
+        new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp"),
+                        args=[call.func, owner_dot, syntax.tuple_of(list(call.args)),
+                              syntax.tuple_of(tangents)], keywords=call.keywords)
         state.tangents.pop(target, None)
         state.tangents[target] = False
         targets = syntax.tuple_of([syntax.name(target, True),

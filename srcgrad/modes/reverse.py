@@ -26,11 +26,12 @@ import dataclasses
 
 from srcgrad import syntax
 from srcgrad.analysis.activity import analyze_activity
+from srcgrad.analysis.arrays import proven_arrays
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import classify_call, generated_variant, is_array_attribute
+from srcgrad.modes.calls import call_target, classify_call, generated_variant, is_array_attribute
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
@@ -72,6 +73,8 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         self.cfg = CFG(self.params, node.body)
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
         self._call_infos = {}     # id(call node) -> CallInfo (see call_info)
+        self.arrays = proven_arrays(node.body, self.params,
+                                    lambda call: call_target(parsed, call, self.locals))
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
                                          self.reads_variable if eager else None,
@@ -121,9 +124,9 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         """What ``call`` is (see ``modes.calls``), worked out once per call node."""
         info = self._call_infos.get(id(call))
         if info is None:
-            info = classify_call(self.parsed, call, self.locals)
+            info = classify_call(self.parsed, call, self.locals, self.arrays)
             specialized = generated_variant(info.target)
-            if info.kind == "unknown" and specialized is not None:
+            if specialized is not None:
                 info = dataclasses.replace(info, kind="user", target=specialized)
             self._call_infos[id(call)] = info
         return info

@@ -109,9 +109,8 @@ class CallExpander:
         return out
 
     def dynamic_owner(self, stmt, info):
-        """The object whose method (or ``__call__``) is called, as an atom."""
-        func = stmt.value.func
-        return func.value if isinstance(func, gast.Attribute) else func
+        """The object whose method (or ``__call__``) is called, as an atom, or None."""
+        return info.owner
 
     def dynamic_adjoint(self, stmt, info, g, state):
         mode = self.mode

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from srcgrad.rules.registry import defnondiff
-from srcgrad.runtime import stop_gradient
+from srcgrad.runtime import call_method, sorted_order, stop_gradient
 
 defnondiff(
     stop_gradient,
@@ -39,3 +39,6 @@ defnondiff(
     np.ravel_multi_index, np.unravel_index, np.array_equiv, np.isin, np.spacing,
     np.linalg.matrix_rank,
 )
+
+# ``obj.count(v)``, ``x.argmax()`` reached through a value (see ``srcgrad.dispatch``).
+defnondiff(call_method, sorted_order)

@@ -1,61 +1,79 @@
-"""Calls whose callee is known only when they run: ``self.layer(x)``, ``net(x)``.
+"""Calls whose callee is known only when they run: ``self.layer(x)``, ``net(x)``,
+``fn(x)`` with ``fn`` a parameter, ``FNS[0](x)``, ``xp.sum(x)`` with ``xp`` a value.
 
-The generated code calls ``dynamic_forward(func, owner_varies, *args)``: it finds the
-Python function behind ``func`` (a bound method, or an object with ``__call__``), has it
-compiled (w.r.t. every argument, and the object itself when ``owner_varies``) and runs
-its generated forward; ``dynamic_backward(saved, g)`` runs the matching backward and
-returns one cotangent per input. Generated code that makes such calls needs the srcgrad
-compiler at run time (imported here on first use), unlike the rest of the runtime.
+The generated code calls ``dynamic_forward(func, owner_varies, *args)``: the callee value
+is resolved (``srcgrad.dispatch``: a rule-table function, a partial, an ndarray method, a
+user function or method, an object with ``__call__``), compiled w.r.t. the arguments
+that may carry derivatives (and the method's object when ``owner_varies``) and its
+generated forward run; ``dynamic_backward(saved, g)`` runs the matching backward and
+returns one cotangent per input (the object first when ``owner_varies``).
+``dynamic_jvp(func, owner_dot, args, tangents)`` is the forward-mode twin. Generated code
+that makes such calls needs the srcgrad compiler at run time (imported on first use),
+unlike the rest of the runtime.
 """
 
 from __future__ import annotations
 
-import inspect
-import types
-
-__all__ = ["dynamic_backward", "dynamic_forward", "dynamic_forward_eager"]
+__all__ = ["call_method", "dynamic_backward", "dynamic_forward", "dynamic_forward_eager",
+           "dynamic_jvp", "sorted_order"]
 
 
-def dynamic_forward(func, owner_varies, *args, **kwargs):
+def dynamic_forward(func, owner_varies, /, *args, **kwargs):
     return _forward(func, owner_varies, args, kwargs, eager=False)
 
 
-def dynamic_forward_eager(func, owner_varies, *args, **kwargs):
+def dynamic_forward_eager(func, owner_varies, /, *args, **kwargs):
     return _forward(func, owner_varies, args, kwargs, eager=True)
 
 
 def dynamic_backward(saved, g):
-    unit, inner = saved
-    return unit.backward(inner, g)
+    unit, inner, slots, count = saved
+    grads = unit.backward(inner, g)
+    out = [0.0] * count
+    for slot, grad in zip(slots, grads):
+        out[slot] = grad
+    return tuple(out)
 
 
 def _forward(func, owner_varies, args, kwargs, eager):
-    from srcgrad import compiler
+    from srcgrad import compiler, dispatch
 
-    fn, owner = _python_function(func)
-    params = [p.name for p in inspect.signature(fn).parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    inputs = list(args) if owner is None else [owner] + list(args)
-    if len(inputs) > len(params):
-        raise TypeError(f"srcgrad: {fn.__qualname__} gets more positional arguments than "
-                        "it names; a value passed through *args cannot be differentiated")
-    wrt = params[:len(inputs)]
-    if owner is not None and not owner_varies:
-        wrt = wrt[1:]
-    unit = compiler.reverse_unit(fn, tuple(wrt), eager=eager)
-    value, inner = unit.forward(*inputs, **kwargs)
-    return value, (unit, inner)
+    callee = dispatch.resolve(func, owner_varies, args, kwargs)
+    wrt, slots = callee.wrt()
+    unit = compiler.reverse_unit(callee.fn, wrt, eager=eager)
+    value, inner = unit.forward(*callee.values, **callee.kwargs)
+    return value, (unit, inner, slots, len(args) + bool(owner_varies))
 
 
-def _python_function(func):
-    """(plain Python function, the object it is bound to or None)."""
-    if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
-        return func.__func__, func.__self__
-    if isinstance(func, types.FunctionType):
-        return func, None
-    call = next((vars(k)["__call__"] for k in type(func).__mro__ if "__call__" in vars(k)),
-                None)
-    if isinstance(call, types.FunctionType):
-        return call, func
-    raise TypeError(f"srcgrad: cannot differentiate a call to {func!r}: it has no derivative "
-                    "rule and no Python source (register a rule with srcgrad.defrule)")
+def dynamic_jvp(func, owner_dot, args, tangents, /, **kwargs):
+    """``(value, tangent)`` of ``func(*args, **kwargs)``; ``owner_dot`` is the tangent of
+    the method's object (None when it has none), ``tangents`` those of ``args`` (None
+    for an argument without one)."""
+    from srcgrad import compiler_forward, dispatch
+
+    varies = owner_dot is not None
+    callee = dispatch.resolve(func, varies, args, kwargs)
+    outer = ((owner_dot,) if varies else ()) + tuple(tangents)
+    wrt, slots = callee.wrt()
+    chosen = [(name, outer[slot]) for name, slot in zip(wrt, slots) if outer[slot] is not None]
+    unit = compiler_forward.forward_unit(callee.fn, tuple(name for name, _ in chosen))
+    return compiler_forward.call_jvp(unit, callee.values, [t for _, t in chosen],
+                                     **callee.kwargs)
+
+
+def sorted_order(items, key=None, reverse=False):
+    """The positions of ``items`` in ``sorted(items, key=key, reverse=reverse)`` order
+    (locally constant in the items' values: listed as non-differentiable)."""
+    keys = list(items) if key is None else [key(item) for item in items]
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+
+
+def call_method(obj, name, /, *args, **kwargs):
+    """``obj.name(*args)`` for a method whose output is locally constant in ``obj``'s
+    values (``count``, ``argmax``): the rule table lists it as non-differentiable."""
+    return getattr(obj, name)(*args, **kwargs)
+
+
+# Generated code calling these is differentiated again through srcgrad.dispatch.
+for _helper in (dynamic_forward, dynamic_forward_eager, dynamic_backward, dynamic_jvp):
+    _helper.__srcgrad_dispatch__ = True

@@ -1,0 +1,318 @@
+"""What a call through a value denotes, found when it runs: the runtime half of call
+resolution (``modes.calls`` is the compile-time half).
+
+Generated code calls ``_sg.dynamic_forward(func, owner_varies, *args)`` (and
+``_sg.dynamic_jvp`` in forward mode) where the callee is a value: ``fn(x)`` with ``fn``
+a parameter, ``FNS[0](x)``, ``xp.sum(x)`` with ``xp`` not proven an ndarray,
+``self.layer(x)``. ``resolve`` maps that value to a Python function to compile:
+
+- ``functools.partial``: its function, its arguments first;
+- a rule-table (or non-differentiable) function, a ufunc, ``np.sum`` reached through a
+  module or namespace: a one-line wrapper ``def sin_call(_a0): return _callee(_a0)``
+  compiled like user code, so the rule table applies;
+- an ndarray's method (``x.sum``, ``np.ndarray.sum``): a wrapper calling the NumPy
+  function with the same semantics (``np.sum(x, ...)``); a list's or tuple's
+  ``count``/``index``: a wrapper over a non-differentiable call;
+- a bound method, a user function, an object whose class defines ``__call__``: that
+  Python function (the object is its first argument);
+- anything else: a ``MissingRuleError`` naming it.
+
+Before: ``fn`` is ``np.tanh`` at run time::
+
+    y, fn_saved = _sg.dynamic_forward(fn, False, x)
+
+After (what runs): ``tanh_call_forward(x)`` of the wrapper's compiled unit, whose
+backward is the ``np.tanh`` row of the rule table.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import functools
+import itertools
+import linecache
+import threading
+import types
+
+import numpy as np
+
+from srcgrad.errors import MissingRuleError, TransformError
+from srcgrad.rules import REGISTRY
+from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
+from srcgrad.rules.registry import qualified_name
+
+_WRAPPERS = {}            # (callee, positional count, keyword names) -> wrapper function
+_LOCK = threading.Lock()
+_COUNTER = itertools.count()
+_ARRAY_TYPES = (np.ndarray, np.generic)
+# Methods whose outputs are locally constant in the object's values (``tolist`` carries
+# them: no derivative is assumed for it here).
+CONSTANT_METHODS = NONDIFF_METHODS - {"tolist", "keys"}
+_SEQUENCE_TYPES = (list, tuple, str, bytes)
+# Values that never carry a derivative (no cotangent is asked for them).
+_INERT = (bool, int, str, bytes, type(None), types.ModuleType, types.FunctionType,
+          types.BuiltinFunctionType, types.MethodType, type, functools.partial, np.ufunc,
+          slice, range, np.dtype)
+
+
+@dataclasses.dataclass
+class Callee:
+    """A call through a value, resolved: run ``fn(*values, **kwargs)``; ``slots[i]`` is
+    the position of ``values[i]``'s cotangent among the caller's (None: not asked)."""
+
+    fn: types.FunctionType
+    values: tuple
+    kwargs: dict
+    slots: tuple
+
+    def wrt(self):
+        """(parameter names to differentiate, their slots)."""
+        names = _positional_names(self.fn)
+        chosen = [(i, slot) for i, (value, slot) in enumerate(zip(self.values, self.slots))
+                  if slot is not None and not isinstance(value, _INERT)]
+        if any(i >= len(names) for i, _ in chosen):
+            raise TransformError(f"srcgrad: {self.fn.__qualname__} gets more positional "
+                                 "arguments than it names; a value passed through *args "
+                                 "cannot be differentiated")
+        chosen = [(names[i], slot) for i, slot in chosen]
+        return tuple(n for n, _ in chosen), tuple(s for _, s in chosen)
+
+
+def resolve(func, owner_varies, args, kwargs):
+    """The ``Callee`` for ``func(*args, **kwargs)``; the caller's cotangents are laid out
+    as ``[the method's object, if owner_varies] + args``."""
+    base = 1 if owner_varies else 0
+    inputs = [(arg, base + i) for i, arg in enumerate(args)]
+    return _resolve(func, inputs, dict(kwargs), 0 if owner_varies else None)
+
+
+def _resolve(func, inputs, kwargs, owner_slot):
+    meta = _META.get(_key(func))
+    if meta is not None:   # generated code being differentiated again
+        return meta(func, inputs, kwargs)
+    if isinstance(func, functools.partial):
+        lead = [(arg, None) for arg in func.args]
+        return _resolve(func.func, lead + inputs, {**func.keywords, **kwargs}, None)
+    if getattr(func, "__srcgrad_custom__", False):
+        return _callee(func, inputs, kwargs)
+    if _known(func):
+        return _callee(_wrapper(func, len(inputs), tuple(kwargs)), inputs, kwargs)
+    if isinstance(func, types.MethodType):
+        return _resolve(func.__func__, [(func.__self__, owner_slot)] + inputs, kwargs, None)
+    if isinstance(func, types.FunctionType):
+        if _is_library(func):
+            raise _missing(func)
+        return _callee(func, inputs, kwargs)
+    method = _builtin_method(func)
+    if method is not None:
+        return _callee(_wrapper(method, len(inputs) + 1, tuple(kwargs)),
+                       [(func.__self__, owner_slot)] + inputs, kwargs)
+    method = _array_method_descriptor(func)
+    if method is not None:
+        return _callee(_wrapper(method, len(inputs), tuple(kwargs)), inputs, kwargs)
+    call = _python_call(func)
+    if call is not None:
+        return _callee(call, [(func, owner_slot)] + inputs, kwargs)
+    raise _missing(func)
+
+
+def _key(func):
+    try:
+        return hash(func) and func
+    except TypeError:
+        return None
+
+
+def _dispatched_forward(func, inputs, kwargs):
+    """``_sg.dynamic_forward(F, flag, *args)`` in generated code: a wrapper around the
+    generated forward that ``F`` resolves to now, returning what ``dynamic_forward``
+    returns (so the matching ``dynamic_backward`` call resolves below)."""
+    from srcgrad import compiler, runtime
+
+    (target, target_slot), (flag, _), *rest = inputs
+    inner = resolve(target, flag, [v for v, _ in rest], kwargs)
+    wrt, inner_slots = inner.wrt()
+    unit = compiler.reverse_unit(inner.fn, wrt, eager=func is runtime.dynamic_forward_eager)
+    base = 1 if flag else 0
+    outer = [target_slot if (flag and s == 0) else (None if s is None else rest[s - base][1])
+             for s in inner.slots]
+    count = len(rest) + base
+    key = ("forward", tuple(inner_slots), count, len(inner.values), tuple(inner.kwargs))
+    wrapper = _unit_wrapper(unit, key, lambda: _forward_wrapper(unit, inner_slots, count,
+                                                                 len(inner.values),
+                                                                 tuple(inner.kwargs)))
+    return Callee(wrapper, inner.values, inner.kwargs, tuple(outer))
+
+
+def _dispatched_backward(func, inputs, kwargs):
+    """``_sg.dynamic_backward(saved, g)`` in generated code: a wrapper around the
+    generated backward of the unit that ``saved`` came from."""
+    (saved, saved_slot), (g, g_slot) = inputs
+    unit, _, slots, count = saved
+    key = ("backward", tuple(slots), count)
+    wrapper = _unit_wrapper(unit, key, lambda: _backward_wrapper(unit, slots, count))
+    return Callee(wrapper, (saved, g), {}, (saved_slot, g_slot))
+
+
+def _unit_wrapper(unit, key, make):
+    with _LOCK:
+        wrappers = unit.__dict__.setdefault("dispatch_wrappers", {})
+        if key not in wrappers:
+            wrappers[key] = make()
+        return wrappers[key]
+
+
+def _forward_wrapper(unit, slots, count, n_values, keywords):
+    params = [f"_a{i}" for i in range(n_values)]
+    call = ", ".join(params + [f"{k}={k}" for k in keywords])
+    signature = ", ".join(params + list(keywords))
+    source = (f"def dispatched_forward({signature}):\n"
+              f"    value, saved = _forward({call})\n"
+              f"    return value, (_unit, saved, {tuple(slots)!r}, {count})\n")
+    return _load_wrapper(source, "dispatched_forward",
+                         {"_forward": unit.forward, "_unit": unit})
+
+
+def _backward_wrapper(unit, slots, count):
+    items = ["0.0"] * count
+    for i, slot in enumerate(slots):
+        items[slot] = f"grads[{i}]"
+    source = ("def dispatched_backward(saved, g):\n"
+              "    grads = _backward(saved[1], g)\n"
+              f"    return ({', '.join(items)}{',' if count == 1 else ''})\n")
+    return _load_wrapper(source, "dispatched_backward", {"_backward": unit.backward})
+
+
+def _load_wrapper(source, name, namespace):
+    filename = f"<srcgrad call {name} {next(_COUNTER)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace["__builtins__"] = builtins
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace[name]
+
+
+def _callee(fn, inputs, kwargs):
+    return Callee(fn, tuple(v for v, _ in inputs), kwargs, tuple(s for _, s in inputs))
+
+
+def _known(func):
+    try:
+        return REGISTRY.knows(func) or _is_random(func)
+    except TypeError:   # unhashable
+        return False
+
+
+def _is_random(obj):
+    module = getattr(obj, "__module__", "") or ""
+    owner = getattr(obj, "__self__", None)
+    return module.startswith("numpy.random") or isinstance(
+        owner, (np.random.Generator, np.random.RandomState))
+
+
+def _is_library(fn):
+    return (fn.__module__ or "").split(".")[0] in ("numpy", "scipy", "math", "builtins")
+
+
+def _builtin_method(func):
+    """``x.sum`` of an ndarray -> ``("sum", np.sum)``; ``[1, 2].count`` -> a constant."""
+    owner = getattr(func, "__self__", None)
+    name = getattr(func, "__name__", None)
+    if not isinstance(func, (types.BuiltinMethodType, types.MethodWrapperType)) or name is None:
+        return None
+    if isinstance(owner, _ARRAY_TYPES) and (name in ARRAY_METHODS or name in CONSTANT_METHODS):
+        return _ArrayMethod(name)
+    if isinstance(owner, _SEQUENCE_TYPES) and name in CONSTANT_METHODS:
+        return _ArrayMethod(name)
+    return None
+
+
+def _array_method_descriptor(func):
+    """``np.ndarray.sum`` (``type(x).sum``) -> the same as ``x.sum``."""
+    if getattr(func, "__objclass__", None) in (np.ndarray, np.generic):
+        name = func.__name__
+        if name in ARRAY_METHODS or name in CONSTANT_METHODS:
+            return _ArrayMethod(name)
+    return None
+
+
+def _python_call(obj):
+    """The Python ``__call__`` of ``obj``'s class, or None."""
+    if isinstance(obj, type):
+        return None
+    call = next((vars(k)["__call__"] for k in type(obj).__mro__ if "__call__" in vars(k)), None)
+    return call if isinstance(call, types.FunctionType) else None
+
+
+def _missing(func):
+    return MissingRuleError(
+        f"cannot differentiate a call to {_describe(func)} (reached through a value): it "
+        "has no derivative rule and no Python source. Register one with "
+        "srcgrad.defrule, or wrap it with srcgrad.custom_vjp")
+
+
+def _describe(func):
+    if isinstance(func, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
+        return f"`{qualified_name(func)}`"
+    return f"{func!r} (a {type(func).__qualname__})"
+
+
+@dataclasses.dataclass(frozen=True)
+class _ArrayMethod:
+    """An ndarray (or list/tuple) method by name, as a wrapper's callee."""
+
+    name: str
+
+
+def _wrapper(callee, count, keywords):
+    """A small Python function calling ``callee`` with ``count`` positional arguments and
+    the given keywords, with its source in ``linecache`` (so it compiles as user code)."""
+    key = (callee, count, keywords)
+    with _LOCK:
+        found = _WRAPPERS.get(key)
+        if found is None:
+            found = _WRAPPERS[key] = _make_wrapper(callee, count, keywords)
+    return found
+
+
+def _make_wrapper(callee, count, keywords):
+    from srcgrad import runtime
+
+    params = [f"_a{i}" for i in range(count)]
+    kw_params = [k for k in keywords if k not in params]
+    args = list(params)
+    if isinstance(callee, _ArrayMethod):
+        name = f"{callee.name}_method"
+        target, packs = ARRAY_METHODS.get(callee.name, (None, None))
+        if target is None:   # no derivative: ``_sg.call_method(obj, "count", ...)``
+            target = runtime.call_method
+            args = [args[0], repr(callee.name)] + args[1:]
+        elif packs and len(args) > 2:   # ``x.reshape(3, 4)``
+            args = [args[0], "(" + ", ".join(args[1:]) + ",)"]
+    else:
+        name = f"{getattr(callee, '__name__', 'callee')}_call".replace("<lambda>", "lambda_")
+        target = callee
+    if not name.isidentifier():
+        name = "callee_call"
+    call_args = ", ".join(args + [f"{k}={k}" for k in kw_params])
+    signature = ", ".join(params + kw_params)   # keywords too: forward mode's jvp has no
+    # keyword-only parameters
+    source = f"def {name}({signature}):\n    return _callee({call_args})\n"
+    return _load_wrapper(source, name, {"_callee": target})
+
+
+def _meta_table():
+    from srcgrad import runtime
+
+    return {runtime.dynamic_forward: _dispatched_forward,
+            runtime.dynamic_forward_eager: _dispatched_forward,
+            runtime.dynamic_backward: _dispatched_backward}
+
+
+_META = _meta_table()
+
+
+def _positional_names(fn):
+    code = fn.__code__
+    return code.co_varnames[:code.co_posonlyargcount + code.co_argcount
+                            - code.co_posonlyargcount]
