@@ -32,6 +32,7 @@ import types
 
 from srcgrad import syntax
 from srcgrad.normalize.expansions import ExpandingForms
+from srcgrad.normalize.functional import FunctionalBuiltins
 from srcgrad.normalize.iteration import IterationBuiltins, is_range_call
 from srcgrad.syntax import gast
 
@@ -48,7 +49,7 @@ def to_anf(body, namer, local_functions=None, parsed=None, inliner=None):
     return _Flattener(namer, local_functions or {}, parsed, inliner).block(body)
 
 
-class _Flattener(ExpandingForms, IterationBuiltins):
+class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
     def __init__(self, namer, local_functions, parsed, inliner=None):
         self.namer = namer
         self.local_functions = local_functions
@@ -240,7 +241,9 @@ class _Flattener(ExpandingForms, IterationBuiltins):
                     return self.inline_call(expr, found[0], preferred)
                 finally:
                     self.inliner.leaving()
-            lowered = self.iteration_value(expr)
+            lowered = self.functional_call(expr)
+            if lowered is None:
+                lowered = self.iteration_value(expr)
             return lowered if lowered is not None else self.call(expr)
         if isinstance(expr, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
             return self.comprehension(expr)

@@ -1,0 +1,139 @@
+"""Builtins that take a function as a value, written out as the loops they run:
+``map``, ``filter``, ``functools.reduce`` and ``sorted(..., key=...)``. The function is
+then called once per item like any other call (a rule, a user function, or a value
+resolved when it runs), so its derivative flows.
+
+Before::                                  After::
+
+    ys = map(f, xs)                           _f = f
+                                              ys = [_f(v) for v in xs]   (then a loop)
+    s = functools.reduce(g, xs, 0.0)          s = 0.0
+                                              for v in xs:
+                                                  s = g(s, v)
+    zs = sorted(xs, key=k)                    _order = _sg.sorted_order(xs, k)
+                                              zs = [xs[i] for i in _order]
+
+``map`` gives a list (an iterator in Python): code that consumes it once, as nearly all
+code does, cannot tell.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+
+class FunctionalBuiltins:
+    """Methods of the A-normal-form flattener (see ``normalize.anf``)."""
+
+    def functional_call(self, expr):
+        """``(statements, atom)`` for a call of ``map``/``filter``/``reduce``/``sorted``
+        with a function argument, else None."""
+        kind = self._functional_kind(expr.func)
+        if kind is None or any(isinstance(a, gast.Starred) for a in expr.args):
+            return None
+        if kind in ("map", "filter") and not expr.keywords and len(expr.args) >= 2 \
+                and (kind == "map" or len(expr.args) == 2):
+            return self._map_or_filter(kind, expr)
+        if kind == "reduce" and not expr.keywords and len(expr.args) in (2, 3):
+            return self._reduce(expr)
+        if kind == "sorted" and len(expr.args) == 1 \
+                and all(kw.arg in ("key", "reverse") for kw in expr.keywords):
+            return self._sorted(expr)
+        return None
+
+    def _functional_kind(self, func):
+        dotted = syntax.dotted_name(func)
+        if dotted is None or self.parsed is None:
+            return None
+        local = set(syntax.names_in(self.parsed.node, gast.Store)) \
+            | set(syntax.param_names(self.parsed.node.args))
+        if dotted.split(".")[0] in local:
+            return None
+        try:
+            obj = self.parsed.resolve(dotted)
+        except KeyError:
+            return None
+        kinds = {builtins.map: "map", builtins.filter: "filter", functools.reduce: "reduce",
+                 builtins.sorted: "sorted"}
+        try:
+            kind = kinds.get(obj)
+        except TypeError:   # an unhashable value
+            return None
+        if kind is not None:
+            self.parsed.assume(dotted)
+        return kind
+
+    def _map_or_filter(self, kind, expr):
+        pre, (fn, *iterables) = self.atoms(expr.args)
+        items = [syntax.name(self.namer.fresh("item")) for _ in iterables]
+        target = items[0] if len(items) == 1 else syntax.tuple_of(items)
+        source = iterables[0] if len(iterables) == 1 else syntax.call(
+            syntax.name("zip"), iterables)
+        called = syntax.call(fn, [syntax.clone(i) for i in items])
+        if kind == "map":
+            elt, ifs = called, []
+        else:
+            elt = syntax.clone(items[0])
+            ifs = [called if not _is_none(fn) else syntax.clone(items[0])]
+        comp = gast.ListComp(elt=elt, generators=[gast.comprehension(
+            target=_stored(target), iter=source, ifs=ifs, is_async=0)])
+        syntax.set_line([comp], getattr(expr, "lineno", None))
+        comp_pre, atom = self.comprehension(comp)
+        return pre + comp_pre, atom
+
+    def _reduce(self, expr):
+        pre, args = self.atoms(expr.args)
+        fn, iterable = args[0], args[1]
+        acc = self.namer.fresh("reduced")
+        item = self.namer.fresh("item")
+        stmts = []
+        if len(args) == 3:
+            stmts.append(syntax.assign(acc, args[2]))
+            loop_iter = iterable
+        else:   # the first item starts the reduction
+            rest = self.namer.fresh("rest")
+            stmts += syntax.quote("ACC = XS[0]\nREST = XS[1:]", ACC=acc, XS=iterable,
+                                  REST=rest)
+            loop_iter = syntax.name(rest)
+        body = [syntax.assign(acc, syntax.call(fn, [syntax.name(acc), syntax.name(item)]))]
+        stmts.append(gast.For(target=syntax.name(item, True), iter=loop_iter, body=body,
+                              orelse=[], type_comment=None))
+        syntax.set_line(stmts, getattr(expr, "lineno", None))
+        return pre + self.block(stmts), syntax.name(acc)
+
+    def _sorted(self, expr):
+        pre, (iterable,) = self.atoms(expr.args)
+        keywords = []
+        for kw in expr.keywords:
+            kw_pre, value = self.atom(kw.value)
+            pre += kw_pre
+            keywords.append(gast.keyword(arg=kw.arg, value=value))
+        order = self.namer.temp("order")
+        call = gast.Call(func=syntax.quote_expr("_sg.sorted_order"), args=[iterable],
+                         keywords=keywords)
+        index = self.namer.fresh("i")
+        comp = gast.ListComp(
+            elt=gast.Subscript(value=syntax.clone(iterable), slice=syntax.name(index),
+                               ctx=gast.Load()),
+            generators=[gast.comprehension(target=syntax.name(index, True),
+                                           iter=syntax.name(order), ifs=[], is_async=0)])
+        stmts = [syntax.assign(order, call)]
+        syntax.set_line(stmts + [comp], getattr(expr, "lineno", None))
+        comp_pre, atom = self.comprehension(comp)
+        return pre + stmts + comp_pre, atom
+
+
+def _is_none(node):
+    return isinstance(node, gast.Constant) and node.value is None
+
+
+def _stored(target):
+    target = syntax.clone(target)
+    for node in gast.walk(target):
+        if isinstance(node, (gast.Name, gast.Tuple)):
+            node.ctx = gast.Store()
+    return target
