@@ -127,6 +127,8 @@ USES = {
     rt.zeros_like_structure: lambda x: _total(rt.zeros_like_structure([x, x])),
     rt.all_scalars: lambda x: float(rt.all_scalars(x[0], x[1])),
     rt.zip_length: lambda x: float(rt.zip_length(x * 2.0, [x[0], x[1]])),
+    rt.call_method: lambda x: float(rt.call_method(x * 2.0, "argmax")),   # constant names only
+    rt.sorted_order: lambda x: _total(rt.sorted_order(list(x[::-1] * 2.0), key=abs)),
 }
 try:
     import scipy.special
