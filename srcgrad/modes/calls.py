@@ -106,8 +106,8 @@ BUILTIN_CONTAINER_METHODS = {
     "reverse", "get", "keys", "update", "setdefault", "popitem", "add", "discard"}
 
 
-# Methods of dicts compiled as the rows for ``dict.values()`` / ``dict.items()``.
-_DICT_METHODS = {"values", "items", "keys"}
+# Methods of dicts compiled as their rows (``dict.values()``, ``dict.get()``...).
+_DICT_METHODS = {"values", "items", "keys", "get"}
 
 
 def _classify_method(func, args, keywords, arrays):
