@@ -37,7 +37,8 @@ def _loader(module):
     return load
 
 
-OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special"), "scipy.stats": _loader("scipy_stats")}
+OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special"), "scipy.stats": _loader("scipy_stats"),
+                 "scipy.linalg": _loader("scipy_linalg")}
 REGISTRY.optional.update(OPTIONAL_ROWS)
 
 

@@ -13,7 +13,8 @@ la = np.linalg
 
 defadjoint(la.det, "a", a="_sg.det_adjoint(g, a, ans)",
            tangent={"a": "_sg.det_tangent(a_dot, a, ans)"})
-defadjoint(la.slogdet, "a", a="_sg.slogdet_adjoint(g, a, ans)")
+defadjoint(la.slogdet, "a", a="_sg.slogdet_adjoint(g, a, ans)",
+           tangent={"a": "_sg.slogdet_tangent(a_dot, a, ans)"})
 defadjoint(la.inv, "a", a="_sg.inv_adjoint(g, ans)", tangent={"a": "-ans @ a_dot @ ans"})
 defadjoint(la.pinv, "a, rcond=None, hermitian=False, rtol=None",
            a="_sg.pinv_adjoint(g, a, ans)")
@@ -31,7 +32,8 @@ defadjoint(la.eigh, "a, UPLO='L'", a="_sg.eigh_adjoint(g, ans, UPLO)")
 defadjoint(la.eigvalsh, "a, UPLO='L'", a="_sg.eigvalsh_adjoint(g, a, UPLO)")
 defadjoint(la.eig, "a", a="_sg.eig_adjoint(g, a, ans)")
 defadjoint(la.eigvals, "a", a="_sg.eigvals_adjoint(g, a)")
-defadjoint(la.cholesky, "a, upper=False", a="_sg.cholesky_adjoint(g, ans, upper)")
+defadjoint(la.cholesky, "a, upper=False", a="_sg.cholesky_adjoint(g, ans, upper)",
+           tangent={"a": "_sg.cholesky_tangent(a_dot, ans, upper)"})
 defadjoint(la.svd, "a, full_matrices=True, compute_uv=True, hermitian=False",
            a="_sg.svd_adjoint(g, a, ans, full_matrices, compute_uv)")
 defadjoint(la.svdvals, "x", x="_sg.svd_adjoint(g, x, ans, False, False)")

@@ -19,6 +19,7 @@ from srcgrad.runtime.fft_adjoints import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.range_adjoints import *  # noqa: F403
+from srcgrad.runtime.scipy_linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.sequences import *  # noqa: F403
 from srcgrad.runtime.special_adjoints import *  # noqa: F403
 from srcgrad.runtime.stats_adjoints import *  # noqa: F403

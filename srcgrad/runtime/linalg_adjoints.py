@@ -39,6 +39,11 @@ def slogdet_adjoint(g, a, ans):
     return _add2d(g[1]) * T(np.linalg.inv(a))
 
 
+def slogdet_tangent(a_dot, a, ans):
+    sign, _ = ans
+    return (np.zeros_like(sign), np.trace(np.linalg.solve(a, a_dot), axis1=-2, axis2=-1))
+
+
 def inv_adjoint(g, ans):
     return -T(ans) @ g @ T(ans)
 
@@ -150,6 +155,22 @@ def cholesky_adjoint(g, ans, upper):
     phi = phi - 0.5 * phi * np.eye(L.shape[-1])
     S = np.linalg.solve(T(L), T(np.linalg.solve(T(L), T(phi))))
     return _triangle_cotangent(S, "U" if upper else "L")
+
+
+def cholesky_tangent(a_dot, ans, upper):
+    """``L_dot = L phi(L^-1 A_dot L^-T)``, ``phi`` the lower triangle with half its
+    diagonal; ``A_dot`` the symmetric matrix read from the triangle the factorization read."""
+    factor = T(ans) if upper else ans
+    sym = _symmetric_from(a_dot, lower=not upper)
+    inner = np.linalg.solve(factor, T(np.linalg.solve(factor, sym)))
+    phi = np.tril(inner) - 0.5 * np.eye(np.shape(inner)[-1]) * inner
+    factor_dot = factor @ phi
+    return T(factor_dot) if upper else factor_dot
+
+
+def _symmetric_from(m, lower):
+    part = np.tril(m, -1) if lower else np.triu(m, 1)
+    return part + T(part) + np.eye(np.shape(m)[-1]) * m
 
 
 def svd_adjoint(g, a, ans, full_matrices, compute_uv):

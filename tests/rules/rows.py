@@ -6,6 +6,7 @@ from tests.rules import (
     rows_linalg,
     rows_products,
     rows_reductions,
+    rows_scipy_linalg,
     rows_shape,
     rows_special,
     rows_stats,
@@ -14,4 +15,4 @@ from tests.rules import (
 
 ROWS = (rows_elementwise.ROWS + rows_shape.ROWS + rows_reductions.ROWS + rows_products.ROWS
         + rows_linalg.ROWS + rows_fft.ROWS + rows_special.ROWS
-        + rows_stats.ROWS + rows_value_carrying.ROWS)
+        + rows_stats.ROWS + rows_value_carrying.ROWS + rows_scipy_linalg.ROWS)

@@ -1,0 +1,63 @@
+"""``scipy.linalg``: triangular, Cholesky and general solves, inverse, determinant and
+the matrix exponential and square root (see ``srcgrad.runtime.scipy_linalg_adjoints``
+for the formulas), registered only when SciPy imports.
+
+SciPy's functions do not always say which module they live in, so every row names itself.
+"""
+
+try:
+    import scipy.linalg as sl
+except ImportError:  # pragma: no cover - exercised only without SciPy
+    sl = None
+
+from srcgrad.rules.registry import defadjoint
+
+_TRI = "trans, lower, unit_diagonal"
+_SOLVE = "lower, assume_a, transposed"
+
+
+def _register():
+    defadjoint(sl.solve_triangular, "a, b, trans=0, lower=False, unit_diagonal=False, "
+               "overwrite_b=False, check_finite=True",
+               a=f"_sg.solve_triangular_adjoint_a(g, a, ans, {_TRI})",
+               b=f"_sg.solve_triangular_adjoint_b(g, a, {_TRI})",
+               tangent={"a": f"_sg.solve_triangular_tangent(a_dot, None, a, ans, {_TRI})",
+                        "b": f"_sg.solve_triangular_tangent(None, b_dot, a, ans, {_TRI})"},
+               name="scipy.linalg.solve_triangular")
+    defadjoint(sl.cholesky, "a, lower=False, overwrite_a=False, check_finite=True",
+               a="_sg.cholesky_adjoint(g, ans, not lower)",
+               tangent={"a": "_sg.cholesky_tangent(a_dot, ans, not lower)"},
+               name="scipy.linalg.cholesky")
+    defadjoint(sl.cho_factor, "a, lower=False, overwrite_a=False, check_finite=True",
+               a="_sg.cho_factor_adjoint(g, a, ans)",
+               tangent={"a": "_sg.cho_factor_tangent(a_dot, a, ans)"},
+               name="scipy.linalg.cho_factor")
+    defadjoint(sl.cho_solve, "c_and_lower, b, overwrite_b=False, check_finite=True",
+               c_and_lower="_sg.cho_solve_adjoint_c(g, c_and_lower, b, ans)",
+               b="_sg.cho_solve_adjoint_b(g, c_and_lower, b)",
+               tangent={"c_and_lower": "_sg.cho_solve_tangent_c(c_and_lower_dot, "
+                                       "c_and_lower, ans)",
+                        "b": "_sg.cho_solve_adjoint_b(b_dot, c_and_lower, None)"},
+               name="scipy.linalg.cho_solve")
+    defadjoint(sl.solve, "a, b, lower=False, overwrite_a=False, overwrite_b=False, "
+               "check_finite=True, assume_a=None, transposed=False",
+               a=f"_sg.solve_adjoint_a(g, a, ans, {_SOLVE})",
+               b=f"_sg.solve_adjoint_b(g, a, {_SOLVE})",
+               tangent={"a": f"_sg.solve_tangent(a_dot, None, a, ans, {_SOLVE})",
+                        "b": f"_sg.solve_tangent(None, b_dot, a, ans, {_SOLVE})"},
+               name="scipy.linalg.solve")
+    defadjoint(sl.inv, "a, overwrite_a=False, check_finite=True, assume_a=None, lower=False",
+               a="_sg.inv_adjoint_read(g, ans, assume_a, lower)",
+               tangent={"a": "_sg.inv_tangent_read(a_dot, ans, assume_a, lower)"},
+               name="scipy.linalg.inv")
+    defadjoint(sl.det, "a, overwrite_a=False, check_finite=True",
+               a="_sg.det_adjoint(g, a, ans)", tangent={"a": "_sg.det_tangent(a_dot, a, ans)"},
+               name="scipy.linalg.det")
+    defadjoint(sl.expm, "A", A="_sg.expm_adjoint(g, A)",
+               tangent={"A": "_sg.expm_tangent(A_dot, A)"}, name="scipy.linalg.expm")
+    defadjoint(sl.sqrtm, "A, disp=None, blocksize=None", A="_sg.sqrtm_adjoint(g, ans)",
+               tangent={"A": "_sg.sqrtm_tangent(A_dot, ans)"}, name="scipy.linalg.sqrtm")
+
+
+if sl is not None:
+    _register()

@@ -1,0 +1,212 @@
+"""Adjoints and tangents of ``scipy.linalg`` rows (see ``srcgrad.rules.scipy_linalg``).
+
+Like LAPACK, SciPy reads one triangle of a triangular or symmetric argument, so each
+cotangent lives in the part of the matrix that was read: the derivative of the function
+SciPy actually computes. A matrix ``M`` solved with (``a`` or its transpose) gives
+
+    x = M^-1 b:   gb = M^-T g,   gM = -gb x^T,   x_dot = M^-1 (b_dot - M_dot x).
+
+SciPy is imported on first use, so the runtime itself still needs only NumPy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad.runtime.linalg_adjoints import (
+    T,
+    _symmetric_from,
+    _triangle_cotangent,
+    cholesky_adjoint,
+    cholesky_tangent,
+)
+
+
+def _linalg():
+    import scipy.linalg
+
+    return scipy.linalg
+
+
+def _column(v, a):
+    """A right-hand side as a matrix: a vector ``b`` for a matrix ``a`` is one column."""
+    return v[..., None] if np.ndim(v) == np.ndim(a) - 1 else v
+
+
+def _like(m, v, a):
+    return m[..., 0] if np.ndim(v) == np.ndim(a) - 1 else m
+
+
+def _transposes(trans):
+    if trans in (0, "N"):
+        return False
+    if trans in (1, 2, "T", "C"):
+        return True
+    raise ValueError(f"solve_triangular: unknown trans={trans!r}")
+
+
+def _triangle_read(m, lower, unit_diagonal=False):
+    """The part of ``m`` a triangular routine reads (not the diagonal if it is unit)."""
+    part = np.tril(m) if lower else np.triu(m)
+    return part - np.eye(np.shape(m)[-1]) * m if unit_diagonal else part
+
+
+def _outer(left, right, a):
+    """``left right^T`` for right-hand sides shaped like ``b`` (vectors or matrices)."""
+    return _column(left, a) @ T(_column(right, a))
+
+
+# -- solve_triangular -----------------------------------------------------------------------
+def solve_triangular_adjoint_b(g, a, trans, lower, unit_diagonal):
+    return _linalg().solve_triangular(a, g, trans=0 if _transposes(trans) else 1,
+                                      lower=lower, unit_diagonal=unit_diagonal)
+
+
+def solve_triangular_adjoint_a(g, a, ans, trans, lower, unit_diagonal):
+    gb = solve_triangular_adjoint_b(g, a, trans, lower, unit_diagonal)
+    gm = -_outer(ans, gb, a) if _transposes(trans) else -_outer(gb, ans, a)
+    return _triangle_read(gm, lower, unit_diagonal)
+
+
+def solve_triangular_tangent(a_dot, b_dot, a, ans, trans, lower, unit_diagonal):
+    rhs = _column(0.0 if b_dot is None else b_dot, a) * np.ones_like(_column(ans, a))
+    if a_dot is not None:
+        m_dot = _triangle_read(a_dot, lower, unit_diagonal)
+        rhs = rhs - (T(m_dot) if _transposes(trans) else m_dot) @ _column(ans, a)
+    x_dot = _linalg().solve_triangular(a, rhs, trans=trans, lower=lower,
+                                       unit_diagonal=unit_diagonal)
+    return _like(x_dot, ans, a)
+
+
+# -- Cholesky ----------------------------------------------------------------------------------
+def cho_factor_adjoint(g, a, ans):
+    """The factor's cotangent goes through Cholesky; the other triangle of ``c`` is a
+    copy of ``a``'s, so its cotangent passes straight through."""
+    c, lower = ans
+    gc = g[0]
+    factor = _triangle_read(c, lower)
+    through = cholesky_adjoint(_triangle_read(gc, lower), factor, not lower)
+    copied = np.triu(gc, 1) if lower else np.tril(gc, -1)
+    return through + copied
+
+
+def cho_factor_tangent(a_dot, a, ans):
+    c, lower = ans
+    factor_dot = cholesky_tangent(a_dot, _triangle_read(c, lower), not lower)
+    copied = np.triu(a_dot, 1) if lower else np.tril(a_dot, -1)
+    return (factor_dot + copied, None)
+
+
+def _factor_parts(c_and_lower):
+    c, lower = c_and_lower
+    factor = _triangle_read(c, lower)
+    return c, lower, factor
+
+
+def cho_solve_adjoint_b(g, c_and_lower, b):
+    return _linalg().cho_solve(c_and_lower, g)
+
+
+def cho_solve_adjoint_c(g, c_and_lower, b, ans):
+    """``A = L L^T`` (or ``U^T U``): ``gA = -gb x^T``, then ``gL = (gA + gA^T) L``."""
+    c, lower, factor = _factor_parts(c_and_lower)
+    gb = _linalg().cho_solve(c_and_lower, g)
+    ga = -_outer(gb, ans, c)
+    sym = ga + T(ga)
+    gfactor = sym @ factor if lower else factor @ sym
+    return (_triangle_read(gfactor, lower), None)
+
+
+def cho_solve_tangent_c(c_dot, c_and_lower, ans):
+    c, lower, factor = _factor_parts(c_and_lower)
+    factor_dot = _triangle_read(c_dot[0], lower)
+    a_dot = factor_dot @ T(factor) if lower else T(factor_dot) @ factor
+    a_dot = a_dot + T(a_dot)
+    x_dot = _linalg().cho_solve(c_and_lower, -a_dot @ _column(ans, c))
+    return _like(x_dot, ans, c)
+
+
+# -- general and symmetric solves, inverses ---------------------------------------------------
+_SYMMETRIC = {"sym", "symmetric", "her", "hermitian", "pos", "positive definite"}
+_GENERAL = {None, "gen", "general"}
+
+
+def _read_cotangent(gm, assume_a, lower):
+    """A full-matrix cotangent as the cotangent of the part ``assume_a`` reads."""
+    if assume_a in _GENERAL:
+        return gm
+    if assume_a in _SYMMETRIC:
+        return _triangle_cotangent(gm, "L" if lower else "U")
+    raise NotImplementedError(f"the derivative of scipy.linalg.solve/inv with "
+                              f"assume_a={assume_a!r}; use 'gen', 'sym' or 'pos'")
+
+
+def _read_tangent(m_dot, assume_a, lower):
+    if assume_a in _GENERAL:
+        return m_dot
+    _read_cotangent(m_dot, assume_a, lower)   # refuses the structures it cannot read
+    return _symmetric_from(m_dot, lower)
+
+
+def solve_adjoint_b(g, a, lower, assume_a, transposed):
+    return _linalg().solve(a, g, lower=lower, assume_a=assume_a, transposed=not transposed)
+
+
+def solve_adjoint_a(g, a, ans, lower, assume_a, transposed):
+    gb = solve_adjoint_b(g, a, lower, assume_a, transposed)
+    gm = -_outer(ans, gb, a) if transposed else -_outer(gb, ans, a)
+    return _read_cotangent(gm, assume_a, lower)
+
+
+def solve_tangent(a_dot, b_dot, a, ans, lower, assume_a, transposed):
+    rhs = _column(0.0 if b_dot is None else b_dot, a) * np.ones_like(_column(ans, a))
+    if a_dot is not None:
+        m_dot = _read_tangent(a_dot, assume_a, lower)
+        rhs = rhs - (T(m_dot) if transposed else m_dot) @ _column(ans, a)
+    x_dot = _linalg().solve(a, rhs, lower=lower, assume_a=assume_a, transposed=transposed)
+    return _like(x_dot, ans, a)
+
+
+def inv_adjoint_read(g, ans, assume_a, lower):
+    return _read_cotangent(-T(ans) @ g @ T(ans), assume_a, lower)
+
+
+def inv_tangent_read(a_dot, ans, assume_a, lower):
+    return -ans @ _read_tangent(a_dot, assume_a, lower) @ ans
+
+
+# -- matrix functions ------------------------------------------------------------------------
+def _per_matrix(fn, *stacks):
+    """Apply a 2-D routine over the leading (batch) axes of its matrix arguments."""
+    first = np.asarray(stacks[0])
+    if first.ndim == 2:
+        return fn(*stacks)
+    out = [fn(*parts) for parts in zip(*(np.reshape(s, (-1,) + first.shape[-2:])
+                                         for s in stacks))]
+    return np.reshape(np.stack(out), first.shape[:-2] + out[0].shape)
+
+
+def expm_adjoint(g, a):
+    """The Frechet derivative is self-adjoint up to a transpose: ``gA = L(A^T, G)``."""
+    return _per_matrix(lambda m, gm: _linalg().expm_frechet(m.T, gm, compute_expm=False),
+                       a, g)
+
+
+def expm_tangent(a_dot, a):
+    return _per_matrix(lambda m, dm: _linalg().expm_frechet(m, dm, compute_expm=False),
+                       a, a_dot)
+
+
+def _root(ans):
+    if isinstance(ans, tuple):
+        raise NotImplementedError("the derivative of scipy.linalg.sqrtm with disp=False")
+    return ans
+
+
+def sqrtm_adjoint(g, ans):
+    """``X X = A``: ``X^T gA + gA X^T = G`` (a Sylvester equation)."""
+    return _per_matrix(lambda x, gm: _linalg().solve_sylvester(x.T, x.T, gm), _root(ans), g)
+
+
+def sqrtm_tangent(a_dot, ans):
+    return _per_matrix(lambda x, dm: _linalg().solve_sylvester(x, x, dm), _root(ans), a_dot)
