@@ -41,10 +41,10 @@ def _register():
                name="scipy.linalg.cho_solve")
     defadjoint(sl.solve, "a, b, lower=False, overwrite_a=False, overwrite_b=False, "
                "check_finite=True, assume_a=None, transposed=False",
-               a=f"_sg.solve_adjoint_a(g, a, ans, {_SOLVE})",
-               b=f"_sg.solve_adjoint_b(g, a, {_SOLVE})",
-               tangent={"a": f"_sg.solve_tangent(a_dot, None, a, ans, {_SOLVE})",
-                        "b": f"_sg.solve_tangent(None, b_dot, a, ans, {_SOLVE})"},
+               a=f"_sg.scipy_solve_adjoint_a(g, a, ans, {_SOLVE})",
+               b=f"_sg.scipy_solve_adjoint_b(g, a, {_SOLVE})",
+               tangent={"a": f"_sg.scipy_solve_tangent(a_dot, None, a, ans, {_SOLVE})",
+                        "b": f"_sg.scipy_solve_tangent(None, b_dot, a, ans, {_SOLVE})"},
                name="scipy.linalg.solve")
     defadjoint(sl.inv, "a, overwrite_a=False, check_finite=True, assume_a=None, lower=False",
                a="_sg.inv_adjoint_read(g, ans, assume_a, lower)",

@@ -148,17 +148,17 @@ def _read_tangent(m_dot, assume_a, lower):
     return _symmetric_from(m_dot, lower)
 
 
-def solve_adjoint_b(g, a, lower, assume_a, transposed):
+def scipy_solve_adjoint_b(g, a, lower, assume_a, transposed):
     return _linalg().solve(a, g, lower=lower, assume_a=assume_a, transposed=not transposed)
 
 
-def solve_adjoint_a(g, a, ans, lower, assume_a, transposed):
-    gb = solve_adjoint_b(g, a, lower, assume_a, transposed)
+def scipy_solve_adjoint_a(g, a, ans, lower, assume_a, transposed):
+    gb = scipy_solve_adjoint_b(g, a, lower, assume_a, transposed)
     gm = -_outer(ans, gb, a) if transposed else -_outer(gb, ans, a)
     return _read_cotangent(gm, assume_a, lower)
 
 
-def solve_tangent(a_dot, b_dot, a, ans, lower, assume_a, transposed):
+def scipy_solve_tangent(a_dot, b_dot, a, ans, lower, assume_a, transposed):
     rhs = _column(0.0 if b_dot is None else b_dot, a) * np.ones_like(_column(ans, a))
     if a_dot is not None:
         m_dot = _read_tangent(a_dot, assume_a, lower)

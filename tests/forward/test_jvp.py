@@ -104,9 +104,20 @@ def test_source_is_readable_forward_code():
     assert "x_dot" not in text          # a tangent never set costs nothing
 
 
-def test_missing_forward_rule_is_reported():
-    def uses_unknown(x):
-        return np.linalg.slogdet(x)[1]
+def reverse_only_square(x):
+    return x * x
 
-    with pytest.raises(sg.SrcgradError):
-        sg.jvp(uses_unknown)(np.eye(2), np.eye(2))
+
+def test_missing_forward_rule_is_reported():
+    from srcgrad.rules import REGISTRY
+
+    def uses_unknown(x):
+        return np.sum(reverse_only_square(x))
+
+    rule = sg.defrule(reverse_only_square, "x", x="2 * g * x")   # no tangent=: reverse only
+    try:
+        with pytest.raises(sg.MissingRuleError, match="no forward-mode rule for"):
+            sg.jvp(uses_unknown)(np.eye(2), np.eye(2))
+    finally:
+        REGISTRY._rules.pop(reverse_only_square, None)
+        REGISTRY._by_name.pop(rule.name, None)

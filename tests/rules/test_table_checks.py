@@ -100,3 +100,20 @@ def test_a_parameter_without_a_derivative_is_refused_not_zeroed(api):
             sg.grad(incomplete_gamma, wrt=0)(1.5, 2.0)
         else:
             sg.jvp(incomplete_gamma, wrt=0)(1.5, 2.0, 1.0)
+
+
+def test_runtime_helper_names_are_unique_across_modules():
+    """``srcgrad.runtime`` star-imports its modules: a name defined twice would silently
+    replace one rule's helper with another's."""
+    import ast
+    import pathlib
+
+    import srcgrad.runtime
+
+    owners = {}
+    for path in sorted(pathlib.Path(srcgrad.runtime.__file__).parent.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and \
+                    not node.name.startswith("_"):
+                owners.setdefault(node.name, []).append(path.name)
+    assert not {name: files for name, files in owners.items() if len(files) > 1}
