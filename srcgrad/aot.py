@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
-import inspect
 import io
 import os
 import symtable
@@ -29,6 +28,7 @@ import srcgrad
 from srcgrad import aot_custom, api, compiler
 from srcgrad.codegen.naming import RESERVED
 from srcgrad.errors import EmitError
+from srcgrad.frontend.freshness import unwrap_own
 
 _PROVIDED = {"np", "math", "_sg"}
 ROLES = ("forward", "backward", "grad", "value_and_grad")
@@ -182,7 +182,7 @@ def _unit_text(entry, units, customs, imports):
     while lines and lines[0].startswith("#"):
         lines.pop(0)
     body = _rename("".join(lines).lstrip("\n"), mapping)
-    fn = inspect.unwrap(unit.fn)
+    fn = unwrap_own(unit.fn)
     where = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
     wrt = (unit.wrt,) if isinstance(unit.wrt, str) else unit.wrt
     variant = ", specialized for scalar arguments" if getattr(unit, "scalars", False) else ""
@@ -227,7 +227,7 @@ def _header(source_label, command, functions, with_rules=False):
 def _find_globals(entry, imports):
     """Register, for import, each user global the unit's generated code reads."""
     unit = entry.unit
-    fn = inspect.unwrap(unit.fn)
+    fn = unwrap_own(unit.fn)
     defined = set(unit.module.functions.values()) | set(entry.aliases) | \
         set(entry.customs) | _PROVIDED
     closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))

@@ -27,12 +27,14 @@ import traceback
 
 import numpy as np
 
+from srcgrad.frontend.freshness import unwrap_own
+
 _BACKWARD_MARK = "# Backward sweep"
 _CHECKER = "_sg_check_finite"
 
 
 def _user_file(unit):
-    fn = getattr(unit.fn, "__wrapped__", unit.fn)
+    fn = unwrap_own(unit.fn)
     return fn.__code__.co_filename
 
 

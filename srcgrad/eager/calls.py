@@ -33,6 +33,7 @@ from srcgrad.eager.gradients import differentiable, fresh
 from srcgrad.eager.structure import same
 from srcgrad.eager.tape import recording_tapes
 from srcgrad.eager.variables import TRACKED_TYPES, Tensor
+from srcgrad.frontend.freshness import own_wrapper
 from srcgrad.runtime.variables import COLLECT, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
@@ -52,7 +53,7 @@ def tape_aware(fn):
             return _call_under_tape(differentiable_function, fn, units, args, kwargs)
         return result
 
-    return differentiable_function
+    return own_wrapper(differentiable_function)   # the same function: parsed as ``fn``
 
 
 def _call_under_tape(wrapper, fn, units, args, kwargs):

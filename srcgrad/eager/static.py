@@ -25,10 +25,10 @@ caller back to the general code (``holds_variables``).
 from __future__ import annotations
 
 import ast
-import inspect
 import types
 
 from srcgrad.codegen import loader
+from srcgrad.frontend.freshness import unwrap_own
 from srcgrad.runtime.variables import VariableBase
 
 READ, COTANGENT = "_sg.read_variable", "_sg.variable_cotangent"
@@ -158,7 +158,7 @@ def _load(unit, texts):
     in the user function's own globals and closure cells: a Variable is then one
     ordinary (cached) global or cell load, and rebinding it is still seen. ``np``,
     ``math`` and ``_sg`` reach them as cells of their own."""
-    user = inspect.unwrap(unit.fn)
+    user = unwrap_own(unit.fn)
     cells = dict(zip(user.__code__.co_freevars, user.__closure__ or ()))
     runtime = {name: unit.namespace[name] for name in ("np", "math", "_sg")}
     names, sources, nested = {}, [], []

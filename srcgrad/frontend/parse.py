@@ -6,6 +6,9 @@ user's real file line numbers, plus the function's globals and closure cells.
 
 A lambda becomes an equivalent ``def`` (``lambda x: x * x`` -> ``def lambda_(x): return
 x * x``); when a line holds several lambdas, the one whose code object matches is taken.
+A ``def``'s file must still compile to its code (``freshness``): one edited after import
+is a TransformError, not the gradient of the new text. A decorated function is parsed as
+the wrapper that runs, not as what it wraps (unless srcgrad made the wrapper).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import types
 from srcgrad import syntax
 from srcgrad.errors import TransformError
 from srcgrad.frontend.depth import check_depth
+from srcgrad.frontend.freshness import compiles_to, unwrap_own
 from srcgrad.syntax import gast
 
 
@@ -84,12 +88,12 @@ class ParsedFunction:
 
 def parse_function(fn):
     """Parse ``fn`` (a function or lambda) into a ``ParsedFunction``."""
-    fn = inspect.unwrap(fn)
+    fn = unwrap_own(fn)
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"srcgrad differentiates Python functions; got {type(fn).__name__}")
     filename = fn.__code__.co_filename
-    try:
-        lines, first_line = inspect.getsourcelines(fn)
+    try:   # the code object's lines: those of the wrapper that runs, if decorated
+        lines, first_line = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError):
         from srcgrad.interactive import WAYS_IN
 
@@ -97,6 +101,13 @@ def parse_function(fn):
             f"cannot read the source of {fn.__qualname__}, defined in {filename} (code run "
             f"with python -c or exec() of a string leaves no source to read). {WAYS_IN}"
         ) from None
+    is_lambda = fn.__code__.co_name == "<lambda>"
+    if not is_lambda and not compiles_to(fn):
+        raise TransformError(
+            f"the source of {fn.__qualname__} in {filename} no longer compiles to the "
+            "function being run: the file changed after it was imported. Reload the "
+            "module (importlib.reload) or restart, then differentiate it again",
+            filename, fn.__code__.co_firstlineno, None, fn.__name__)
     source = "".join(lines)
     dedented = textwrap.dedent(source)
     indent = _indent_of(source) - _indent_of(dedented)
@@ -104,11 +115,11 @@ def parse_function(fn):
         check_depth(ast.parse(dedented), filename, fn.__name__, first_line - 1)
         module = syntax.parse(dedented)
     except SyntaxError:
-        if fn.__name__ != "<lambda>":
+        if not is_lambda:
             raise
         module = syntax.parse(_lambda_line_fix(dedented))
     _shift_positions(module, first_line - 1, indent)
-    if fn.__name__ == "<lambda>":
+    if is_lambda:
         node = _lambda_as_def(_find_lambda(module, fn, filename))
     else:
         node = _find_def(module, fn)
@@ -162,7 +173,8 @@ def _shift_positions(module, line_offset, col_offset):
 
 def _find_def(module, fn):
     for node in gast.walk(module):
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) \
+                and node.name == fn.__code__.co_name:
             node.decorator_list = []
             if isinstance(node, gast.AsyncFunctionDef):
                 raise TransformError("`async def` is not supported (coroutines cannot be "

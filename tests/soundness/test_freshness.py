@@ -1,0 +1,147 @@
+"""The source srcgrad differentiates is the code that runs: a ``def`` whose file changed
+after import is refused (a TransformError asking to reload), and a decorated wrapper is
+differentiated as the wrapper, not as the function it wraps. Oracle: central differences."""
+
+import functools
+import importlib
+import linecache
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from srcgrad.errors import TransformError
+from tests.conftest import numeric_grad
+
+X = np.array([.3, .7, 1.1])
+
+MODULE = """
+    import numpy as np
+
+
+    def scaled(x):
+        return np.sum(np.sin(x) * 2.0)
+
+
+    class Model:
+        def __init__(self):
+            self._scale = 1.5
+
+        def _private(self, x):
+            return x * self._scale
+
+        def loss(self, x):
+            return np.sum(self._private(x) ** 2)
+
+
+    def make(c):
+        def inner(x):
+            return np.sum(np.tanh(x * c))
+        return inner
+"""
+
+
+@pytest.fixture
+def module(tmp_path, monkeypatch):
+    """A fresh module in a file of its own, imported."""
+    name = f"fresh_{tmp_path.name}".replace("-", "_")
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(MODULE))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    imported = importlib.import_module(name)
+    yield imported
+    sys.modules.pop(name, None)
+
+
+def _edit(module, old, new):
+    path = module.__file__
+    with open(path) as handle:
+        text = handle.read()
+    with open(path, "w") as handle:
+        handle.write(text.replace(old, new))
+    linecache.checkcache(path)
+
+
+def test_unedited_definitions_are_differentiated(module):
+    model = module.Model()
+    for f in (module.scaled, model.loss, module.make(0.5)):
+        np.testing.assert_allclose(sg.grad(f)(X), numeric_grad(f, [X], 0), rtol=1e-6)
+
+
+def test_def_edited_after_import_is_refused(module):
+    _edit(module, "* 2.0", "* 3.0")   # same lines, another function
+    with pytest.raises(TransformError, match="changed after it was imported"):
+        sg.grad(module.scaled)
+    with pytest.raises(TransformError, match="reload"):
+        sg.jvp(module.scaled)
+
+
+def test_method_and_nested_def_edited_after_import_are_refused(module):
+    model, inner = module.Model(), module.make(0.5)
+    _edit(module, "** 2", "** 3")
+    with pytest.raises(TransformError, match="changed after it was imported"):
+        sg.grad(model.loss)
+    _edit(module, "np.tanh", "np.sinh")
+    with pytest.raises(TransformError, match="changed after it was imported"):
+        sg.grad(inner)
+
+
+def test_lines_inserted_above_are_refused(module):
+    _edit(module, "import numpy as np\n", "import numpy as np\nOFFSET = 1\n\n")
+    with pytest.raises(TransformError, match="changed after it was imported"):
+        sg.grad(module.scaled)
+
+
+def test_reloading_takes_the_edit(module):
+    _edit(module, "* 2.0", "* 3.0")
+    reloaded = importlib.reload(module)
+    f = reloaded.scaled
+    np.testing.assert_allclose(sg.grad(f)(X), numeric_grad(f, [X], 0), rtol=1e-6)
+
+
+def doubled(fn):
+    @functools.wraps(fn)
+    def wrapper(v):
+        return 2 * fn(v)
+    return wrapper
+
+
+def doubled_any(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return 2 * fn(*args, **kwargs)
+    return wrapper
+
+
+@doubled
+def square_sum(v):
+    return np.sum(v * v)
+
+
+@doubled_any
+def square_sum_any(v):
+    return np.sum(v * v)
+
+
+@sg.differentiable
+def marked(v):
+    return np.sum(np.sin(v) * v)
+
+
+def calls_wrapped(v):
+    return square_sum(v) + marked(v)
+
+
+@pytest.mark.parametrize("f", [square_sum, marked, calls_wrapped], ids=lambda f: f.__name__)
+def test_decorated_wrapper_is_differentiated_as_the_wrapper(f):
+    expected = numeric_grad(f, [X], 0)
+    np.testing.assert_allclose(sg.grad(f)(X), expected, rtol=1e-6)
+    _, derivative = sg.jvp(f)(X, np.ones(3))
+    assert derivative == pytest.approx(np.sum(expected), rel=1e-6)
+
+
+def test_wrapper_srcgrad_cannot_read_is_an_error_not_the_inner_gradient():
+    with pytest.raises(TransformError):
+        sg.grad(square_sum_any)(X)
