@@ -160,7 +160,7 @@ def _assemble(parsed, result, jvp_name, tangent_names):
     defaults = parsed.node.args.defaults
     tangents = list(tangent_names.values())
     function = syntax.function_def(jvp_name, params + ([] if defaults else tangents),
-                                   [comment] + body + [ret],
+                                   compiler.array_type_guard(parsed) + [comment] + body + [ret],
                                    defaults=[syntax.clone(d) for d in defaults])
     if defaults:   # tangents after parameters with defaults must be keyword-only
         function.args.kwonlyargs = [syntax.param(t) for t in tangents]

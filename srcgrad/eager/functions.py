@@ -24,6 +24,7 @@ from srcgrad.eager.gradients import differentiable
 from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
+from srcgrad.runtime.guards import check_array_types
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
 from srcgrad.typing import Function
 
@@ -167,6 +168,8 @@ def _value_of(arg):
         return arg._value
     if isinstance(arg, list):
         return np.asarray(arg)
+    if type(arg) is not np.ndarray and isinstance(arg, np.ndarray):
+        check_array_types(arg)   # np.matrix: its operators are not NumPy's
     return arg
 
 

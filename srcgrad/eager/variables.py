@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
+from srcgrad.runtime.guards import check_array_types
 from srcgrad.runtime.variables import ConstantBase, VariableBase
 
 _COUNTER = itertools.count()
@@ -25,8 +26,11 @@ _COUNTER_LOCK = threading.Lock()
 
 
 def _as_value(value):
-    """The plain NumPy value behind ``value`` (a Tensor, Variable, number or array)."""
+    """The plain NumPy value behind ``value`` (a Tensor, Variable, number or array); an
+    ndarray subclass whose operators mean something else (np.matrix) is refused."""
     if isinstance(value, (np.ndarray, np.generic)):
+        if type(value) is not np.ndarray:
+            check_array_types(value)
         return value
     if isinstance(value, (Tensor, VariableBase)):
         return value._value

@@ -19,7 +19,7 @@ from srcgrad.rules.registry import defadjoint, defelementwise, definplace, defli
 
 defnondiff(rt.zeros_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask, rt.inverse_axes,
            rt.zeros_like_structure, rt.all_scalars, rt.read_constant, rt.ones_seed,
-           rt.zip_length)
+           rt.zip_length, rt.check_array_types)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")

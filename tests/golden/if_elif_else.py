@@ -3,6 +3,7 @@ def piecewise_grad(x):
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(x):
         return piecewise_grad_scalars(x)
+    _sg.check_array_types(x)
     # Forward sweep: the original computation
     _cond = x < -1.0
     if _cond:

@@ -1,5 +1,6 @@
 # sg.source(sg.grad(tests.corpus.containers.item_write, wrt=0))
 def item_write_grad(x):
+    _sg.check_array_types(x)
     # Forward sweep: the original computation
     stack = []
     y = np.zeros(3)

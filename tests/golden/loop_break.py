@@ -3,6 +3,7 @@ def loop_break_grad(x):
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(x):
         return loop_break_grad_scalars(x)
+    _sg.check_array_types(x)
     # Forward sweep: the original computation
     stack = []
     acc = 0.0

@@ -1,5 +1,6 @@
 # sg.source(sg.grad(tests.corpus.control.loop_over_array, wrt=0))
 def loop_over_array_grad(x):
+    _sg.check_array_types(x)
     # Forward sweep: the original computation
     v = None
     stack = []

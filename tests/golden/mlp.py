@@ -1,5 +1,6 @@
 # sg.source(sg.grad(tests.corpus.arrays.mlp, wrt=(0, 1, 2)))
 def mlp_grad(w1, b1, w2, x):
+    _sg.check_array_types(w1, b1, w2, x)
     # Forward sweep: the original computation
     _matmul = x @ w1
     _add = _matmul + b1

@@ -3,6 +3,7 @@ def recurrence_grad(w, x):
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(w, x):
         return recurrence_grad_scalars(w, x)
+    _sg.check_array_types(w, x)
     # Forward sweep: the original computation
     stack = []
     h = x

@@ -3,6 +3,7 @@ def reassigned_grad(x):
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(x):
         return reassigned_grad_scalars(x)
+    _sg.check_array_types(x)
     # Forward sweep: the original computation
     y = x * 2.0
     _mul = y * y

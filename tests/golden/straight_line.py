@@ -3,6 +3,7 @@ def elementwise_chain_grad(x):
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(x):
         return elementwise_chain_grad_scalars(x)
+    _sg.check_array_types(x)
     # Forward sweep: the original computation
     _neg = -x
     _mul = _neg * x

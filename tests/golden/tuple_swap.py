@@ -3,6 +3,7 @@ def swap_grad(x, y):
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(x, y):
         return swap_grad_scalars(x, y)
+    _sg.check_array_types(x, y)
     # Forward sweep: the original computation
     _mul = x * 2.0
     x_1 = y

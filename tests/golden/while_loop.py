@@ -1,5 +1,6 @@
 # sg.source(sg.grad(tests.corpus.control.while_halving, wrt=0))
 def while_halving_grad(x):
+    _sg.check_array_types(x)
     # Forward sweep: the original computation
     steps = 0
     _cond = x > 1.0

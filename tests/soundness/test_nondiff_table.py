@@ -21,6 +21,7 @@ load_optional_rows()   # walk SciPy's rows too
 EXEMPT = {
     rt.stop_gradient: "the user's explicit request for no derivative",
     rt.read_constant: "the value of an sg.constant: a constant by declaration",
+    rt.check_array_types: "returns None (a guard)",
     builtins.print: "returns None",
     builtins.str: "text (as an f-string) carries no derivative",
     builtins.repr: "text (as an f-string) carries no derivative",
@@ -173,4 +174,5 @@ def test_method_is_locally_constant(method):
 def test_exempt_rows():
     assert rt.stop_gradient(X) is X
     assert type(rt.read_constant(sg.constant(X))) is np.ndarray
+    assert rt.check_array_types(X, 1.0) is None
     assert isinstance(str(X), str) and isinstance(repr(X), str)
