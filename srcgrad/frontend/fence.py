@@ -2,7 +2,8 @@
 
 Before: a parsed function that may contain, say, ``yield x``.
 After:  the same function, unchanged, or a ``TransformError`` naming the construct and
-        citing the user's file:line with a caret::
+        citing the user's file:line with a caret (or saying the file changed after import:
+        ``freshness``)::
 
             `yield` is not supported (generators cannot be differentiated)
               File "model.py", line 4, in f
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 
+from srcgrad.frontend.freshness import compiles_to, stale_source_error
 from srcgrad.syntax import gast
 
 # node type -> why it is rejected
@@ -80,6 +82,8 @@ def check_function(parsed):
             if id(sub) not in allowed:
                 _check_node(parsed, sub)
     _check_deletes(parsed, node)
+    if not compiles_to(parsed.fn):   # the text read is not the code that runs
+        raise stale_source_error(parsed.fn)
     return parsed
 
 

@@ -49,6 +49,18 @@ def unwrap_own(fn):
     return fn
 
 
+def stale_source_error(fn):
+    """The error for a function whose file no longer compiles to its code."""
+    from srcgrad.errors import TransformError
+
+    code = fn.__code__
+    return TransformError(
+        f"the source of {fn.__qualname__} in {code.co_filename} no longer compiles to the "
+        "function being run: the file changed after it was imported. Reload the module "
+        "(importlib.reload) or restart, then differentiate it again",
+        code.co_filename, code.co_firstlineno, None, fn.__name__)
+
+
 def compiles_to(fn):
     """Does the text of ``fn``'s file, as read now, compile to ``fn.__code__``?"""
     code = fn.__code__

@@ -6,8 +6,9 @@ user's real file line numbers, plus the function's globals and closure cells.
 
 A lambda becomes an equivalent ``def`` (``lambda x: x * x`` -> ``def lambda_(x): return
 x * x``); when a line holds several lambdas, the one whose code object matches is taken.
-A ``def``'s file must still compile to its code (``freshness``): one edited after import
-is a TransformError, not the gradient of the new text. A decorated function is parsed as
+Whether the file still compiles to the function's code (``freshness``) is checked by the
+fence (after it, so that its errors name unsupported constructs) or here, when the text
+read fails to parse. A decorated function is parsed as
 the wrapper that runs, not as what it wraps (unless srcgrad made the wrapper).
 """
 
@@ -22,7 +23,7 @@ import types
 from srcgrad import syntax
 from srcgrad.errors import TransformError
 from srcgrad.frontend.depth import check_depth
-from srcgrad.frontend.freshness import compiles_to, unwrap_own
+from srcgrad.frontend.freshness import compiles_to, stale_source_error, unwrap_own
 from srcgrad.syntax import gast
 
 
@@ -101,13 +102,22 @@ def parse_function(fn):
             f"cannot read the source of {fn.__qualname__}, defined in {filename} (code run "
             f"with python -c or exec() of a string leaves no source to read). {WAYS_IN}"
         ) from None
+    try:
+        node = _parse_lines(fn, lines, first_line)
+    except (SyntaxError, TransformError):
+        if not compiles_to(fn):   # what was read is not the function (see fence)
+            raise stale_source_error(fn) from None
+        raise
+    closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    if "__class__" in closure:
+        _explicit_super(node)
+    return ParsedFunction(fn, node, filename, fn.__globals__, closure)
+
+
+def _parse_lines(fn, lines, first_line):
+    """The gast ``FunctionDef`` of ``fn`` from its source lines."""
+    filename = fn.__code__.co_filename
     is_lambda = fn.__code__.co_name == "<lambda>"
-    if not is_lambda and not compiles_to(fn):
-        raise TransformError(
-            f"the source of {fn.__qualname__} in {filename} no longer compiles to the "
-            "function being run: the file changed after it was imported. Reload the "
-            "module (importlib.reload) or restart, then differentiate it again",
-            filename, fn.__code__.co_firstlineno, None, fn.__name__)
     source = "".join(lines)
     dedented = textwrap.dedent(source)
     indent = _indent_of(source) - _indent_of(dedented)
@@ -120,13 +130,8 @@ def parse_function(fn):
         module = syntax.parse(_lambda_line_fix(dedented))
     _shift_positions(module, first_line - 1, indent)
     if is_lambda:
-        node = _lambda_as_def(_find_lambda(module, fn, filename))
-    else:
-        node = _find_def(module, fn)
-    closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    if "__class__" in closure:
-        _explicit_super(node)
-    return ParsedFunction(fn, node, filename, fn.__globals__, closure)
+        return _lambda_as_def(_find_lambda(module, fn, filename))
+    return _find_def(module, fn)
 
 
 def _explicit_super(node):

@@ -40,6 +40,9 @@ MODULE = """
         def inner(x):
             return np.sum(np.tanh(x * c))
         return inner
+
+
+    alone = lambda x: np.sum(np.cos(x) * 2.5)  # noqa: E731
 """
 
 
@@ -66,7 +69,7 @@ def _edit(module, old, new):
 
 def test_unedited_definitions_are_differentiated(module):
     model = module.Model()
-    for f in (module.scaled, model.loss, module.make(0.5)):
+    for f in (module.scaled, model.loss, module.make(0.5), module.alone):
         np.testing.assert_allclose(sg.grad(f)(X), numeric_grad(f, [X], 0), rtol=1e-6)
 
 
@@ -86,6 +89,12 @@ def test_method_and_nested_def_edited_after_import_are_refused(module):
     _edit(module, "np.tanh", "np.sinh")
     with pytest.raises(TransformError, match="changed after it was imported"):
         sg.grad(inner)
+
+
+def test_lambda_edited_after_import_is_refused(module):
+    _edit(module, "* 2.5", "* 4.5")
+    with pytest.raises(TransformError, match="changed after it was imported"):
+        sg.grad(module.alone)
 
 
 def test_lines_inserted_above_are_refused(module):
