@@ -84,9 +84,11 @@ def describe(obj, seen=None):
     elif isinstance(obj, type):
         text = f"class {obj.__module__}.{obj.__qualname__} {_class_digest(obj, seen)}"
     elif callable(obj):
-        text = f"callable {type(obj).__qualname__} {qualified_name(obj)}"
-    else:
-        text = f"value {type(obj).__module__}.{type(obj).__qualname__}"
+        text = f"callable {type(obj).__qualname__} {qualified_name(obj)} " \
+            f"{_class_digest(type(obj), seen)}"
+    else:   # an instance: what its class's methods are counts (a call may compile one)
+        kind = type(obj)
+        text = f"value {kind.__module__}.{kind.__qualname__} {_class_digest(kind, seen)}"
     if " at 0x" in text:
         raise Uncacheable()
     return text

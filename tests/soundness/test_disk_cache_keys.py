@@ -175,3 +175,38 @@ def test_fifo_in_place_of_an_entry_neither_hangs_nor_crashes(project):
 
 def test_truncated_entry_is_replaced(project):
     _damage_each(project, lambda p: p.write_bytes(p.read_bytes()[:40]))
+
+
+METHODS = {"net.py": """
+    import numpy as np
+
+
+    class Net:
+        def forward(self, x):
+            return np.sin(x)
+
+
+    NET = Net()
+
+
+    def loss(x):
+        return np.sum(NET.forward(x) * x)
+"""}
+
+
+def test_editing_a_method_of_a_global_instance_changes_the_key(project):
+    write_files(project, METHODS)
+    out = run(project, """
+        import net
+        from srcgrad import cache_keys
+        seen = {}
+        print(json.dumps({"before": cache_keys.describe(net.NET, seen)}))
+    """)
+    path = project / "net.py"
+    path.write_text(path.read_text().replace("np.sin(x)", "np.cos(x)"))
+    again = run(project, """
+        import net
+        from srcgrad import cache_keys
+        print(json.dumps({"after": cache_keys.describe(net.NET, {})}))
+    """)
+    assert out["before"] != again["after"]

@@ -56,3 +56,13 @@ def test_tape_gradient_past_a_constant():
         y = model(X)
     dw = tape.gradient(y, w)
     np.testing.assert_allclose(np.asarray(dw), C._value * X)
+
+
+def test_gradients_function_past_a_global_constant():
+    def f(x, b):
+        return np.sum(np.tanh(C * x)) + 3.0 * b
+
+    dx, db = sg.gradients_function(f)(X, 2.0)
+    expected = numeric_grad(lambda x: np.sum(np.tanh(C._value * x)), [X], 0)
+    np.testing.assert_allclose(np.asarray(dx), expected, rtol=1e-6)
+    assert float(np.asarray(db)) == pytest.approx(3.0)
