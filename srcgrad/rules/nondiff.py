@@ -6,7 +6,7 @@ it is called on. Functions that carry a value through some argument have rules i
 (``math.copysign``, ``np.arange``, ``np.bincount(..., weights=w)``, ``np.heaviside``,
 ``np.fft.fftfreq``, ``x.tolist()``: see ``value_carrying``) or none, so that a call on
 values being differentiated is a MissingRuleError (``np.unique``, ``np.meshgrid``,
-``np.histogram``, ``zip`` and ``enumerate`` outside a ``for`` header, ``hash``).
+``np.histogram``, ``hash``; ``zip`` and ``enumerate`` are lowered, see ``iteration``).
 ``str`` and ``repr`` are kept: text carries no derivative (as an f-string does not).
 ``tests/soundness/test_nondiff_table.py`` walks every entry with finite differences.
 """
