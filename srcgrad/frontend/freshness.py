@@ -69,19 +69,20 @@ def compiles_to(fn):
         return False
     rewritten = "@py_builtins" in fn.__globals__   # pytest's assertion rewriting
     qualname = getattr(code, "co_qualname", code.co_name)
-    candidates = _compiled(code.co_filename, text, rewritten).get(qualname, ())
+    futures = code.co_flags & _FUTURE_FLAGS   # inherited by exec'd text (sg.exec_source)
+    candidates = _compiled(code.co_filename, text, rewritten, futures).get(qualname, ())
     return any(candidate.co_firstlineno == code.co_firstlineno   # the lines srcgrad reads
                and same_code(candidate, code) for candidate in candidates)
 
 
 @functools.lru_cache(maxsize=16)
-def _compiled(filename, text, rewritten):
+def _compiled(filename, text, rewritten, futures):
     """``{qualified name: [code objects]}`` of the file's text compiled as a module."""
     try:
         if rewritten:
             module = _compile_rewritten(filename, text)
         else:
-            module = compile(text, filename, "exec", dont_inherit=True)
+            module = compile(text, filename, "exec", flags=futures, dont_inherit=True)
     except (SyntaxError, ValueError):
         return {}
     found = {}

@@ -154,3 +154,16 @@ def test_decorated_wrapper_is_differentiated_as_the_wrapper(f):
 def test_wrapper_srcgrad_cannot_read_is_an_error_not_the_inner_gradient():
     with pytest.raises(TransformError):
         sg.grad(square_sum_any)(X)
+
+
+def test_text_run_with_exec_source_keeps_its_inherited_future_flags():
+    """``exec_source`` compiles under its own module's ``from __future__ import
+    annotations``: a nested def's annotations are strings in the code that runs."""
+    namespace = sg.exec_source(
+        "import numpy as np\n"
+        "def f(x):\n"
+        "    def g(v: float) -> float:\n"
+        "        return v * v\n"
+        "    return np.sum(g(x) * x)\n")
+    f = namespace["f"]
+    np.testing.assert_allclose(sg.grad(f)(X), numeric_grad(f, [X], 0), rtol=1e-6)
