@@ -38,7 +38,8 @@ def _loader(module):
 
 
 OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special"), "scipy.stats": _loader("scipy_stats"),
-                 "scipy.linalg": _loader("scipy_linalg")}
+                 "scipy.linalg": _loader("scipy_linalg"),
+                 "scipy.integrate": _loader("scipy_integrate")}
 REGISTRY.optional.update(OPTIONAL_ROWS)
 
 

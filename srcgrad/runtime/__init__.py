@@ -18,6 +18,7 @@ from srcgrad.runtime.dynamic import *  # noqa: F403
 from srcgrad.runtime.fft_adjoints import *  # noqa: F403
 from srcgrad.runtime.guards import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
+from srcgrad.runtime.ode_adjoints import *  # noqa: F403
 from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.range_adjoints import *  # noqa: F403
 from srcgrad.runtime.scipy_linalg_adjoints import *  # noqa: F403

@@ -1,0 +1,29 @@
+"""``scipy.integrate.odeint``, differentiated by the adjoint method in reverse mode and
+by sensitivity equations in forward mode (``srcgrad.runtime.ode_adjoints``), w.r.t. the
+initial state, the output times and the float items of ``args``; the dynamics function
+is the user's, differentiated by srcgrad when the derivative runs."""
+
+try:
+    import scipy.integrate as si
+except ImportError:  # pragma: no cover - exercised only without SciPy
+    si = None
+
+from srcgrad.rules.registry import defadjoint
+
+_SPEC = ("func, y0, t, args=(), Dfun=None, col_deriv=0, full_output=0, ml=None, mu=None, "
+         "rtol=None, atol=None, tcrit=None, h0=0.0, hmax=0.0, hmin=0.0, ixpr=0, mxstep=0, "
+         "mxhnil=0, mxordn=12, mxords=5, printmessg=0, tfirst=False")
+_CALL = "func, y0, t, args, ans, tfirst, full_output, (rtol, atol, mxstep)"
+
+
+def _register():
+    adjoints = {name: f"_sg.odeint_adjoints(g, {_CALL})[{i}]"
+                for i, name in enumerate(("y0", "t", "args"))}
+    tangents = {name: f"_sg.odeint_tangent({_CALL}, {name}_dot={name}_dot)"
+                for name in ("y0", "t", "args")}
+    defadjoint(si.odeint, _SPEC, tangent=tangents, name="scipy.integrate.odeint",
+               refuses=("func",), **adjoints)
+
+
+if si is not None:
+    _register()
