@@ -96,7 +96,8 @@ class _Revolve:
     def __init__(self, step, xs, args, with_xs=True):
         self.step, self.xs, self.args = step, xs, args
         self.with_xs = with_xs   # (no cotangent for the sequence when nobody reads it)
-        self.vjp = api.vjp(step, ("carry", "x", "args") if with_xs else ("carry", "args"))
+        # By position: ``step``'s parameters may have any names (carry, item, args).
+        self.vjp = api.vjp(step, (0, 1, 2) if with_xs else (0, 2))
         self.dargs = None
         self.dxs = None
         if with_xs:

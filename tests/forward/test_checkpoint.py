@@ -155,3 +155,24 @@ def test_a_bwd_taking_wrt_is_told_which_cotangents_are_used():
     np.testing.assert_allclose(dx, 2 * total * w)
     np.testing.assert_allclose(dw, 2 * total * x)
     assert asked[-1] == ("x", "w")
+
+
+def test_checkpoint_loop_step_parameters_may_have_any_names():
+    """The step's parameters are taken by position (they were looked up as carry, x,
+    args). Oracle: the gradient of the same loop written out, by finite differences."""
+
+    def step(h, item, w):
+        return np.tanh(h * w + item)
+
+    def scan_loss(w, xs):
+        return np.sum(sg.checkpoint_loop(step, np.zeros(3), xs, w) ** 2)
+
+    xs = np.random.default_rng(3).standard_normal((20, 3))
+    eps = 1e-6
+    numeric = (scan_loss(0.8 + eps, xs) - scan_loss(0.8 - eps, xs)) / (2 * eps)
+    assert np.isclose(sg.grad(scan_loss)(0.8, xs), numeric, rtol=1e-6)
+    dxs = sg.grad(scan_loss, wrt=1)(0.8, xs)
+    bump = np.zeros_like(xs)
+    bump[4, 1] = eps
+    numeric = (scan_loss(0.8, xs + bump) - scan_loss(0.8, xs - bump)) / (2 * eps)
+    assert np.isclose(dxs[4, 1], numeric, rtol=1e-5)
