@@ -41,13 +41,24 @@ def test_every_block_is_python_sh_or_text():
             assert language in ("python", "sh", "text"), f"{page.name}:{line}: ```{language}"
 
 
+@pytest.fixture
+def scratch_rules():
+    """Rules a page registers are removed afterwards (the table is process-wide)."""
+    from srcgrad.rules import REGISTRY
+
+    saved = dict(REGISTRY._rules), dict(REGISTRY._by_name), dict(REGISTRY._nondiff)
+    yield
+    REGISTRY._rules, REGISTRY._by_name, REGISTRY._nondiff = saved
+
+
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
-def test_the_pages_code_runs(page, tmp_path, monkeypatch):
+def test_the_pages_code_runs(page, tmp_path, monkeypatch, scratch_rules):
     monkeypatch.chdir(tmp_path)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]),
         SRCGRAD_CACHE_DIR=str(tmp_path / "cache"),
         PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    env.pop("SRCGRAD_CACHE", None)   # the cache page shows the cache at work
     namespace = {"__name__": f"docs_{page.stem.replace('-', '_')}"}
     monkeypatch.syspath_prepend(str(tmp_path))
     for language, line, code in blocks(page):
