@@ -12,10 +12,11 @@ import types
 from collections.abc import Sequence
 from typing import TypeVar
 
-from srcgrad import compiler, debug
+from srcgrad import compiler, debug, pickling
 from srcgrad import has_aux as aux
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
+from srcgrad.pickling import derivative
 from srcgrad.typing import Function, Wrt
 
 F = TypeVar("F", bound=Function)
@@ -76,6 +77,9 @@ class _DefaultWrt(int):
     def __repr__(self):
         return "0"
 
+    def __reduce__(self):   # pickles as the name, so the receiver's ``is FIRST`` holds
+        return "FIRST"
+
 
 FIRST = _DefaultWrt(0)
 
@@ -116,7 +120,7 @@ def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool =
     name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
     ``argnums`` is JAX's name for it (indices only; give one or the other).
 
-    Returns the generated gradient function itself (``sg.source(df)`` shows it). Its
+    Returns the generated gradient function (``sg.source(df)`` shows it; it pickles). Its
     result is shaped like the argument: an array for an array, a float for a float, the
     same container for a tuple/list/dict/NamedTuple/dataclass argument; a tuple of
     gradients for a tuple ``wrt``. ``has_aux=True``: ``f`` returns ``(output, aux)`` and
@@ -127,8 +131,11 @@ def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool =
     """
     unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
     if has_aux:
-        return aux.grad_with_aux(_bind(unit.forward, bound), _backward(unit, check_nan))
-    return _bind(debug.nan_checked(unit, "grad") if check_nan else unit.grad, bound)
+        function = aux.grad_with_aux(_bind(unit.forward, bound), _backward(unit, check_nan))
+    else:
+        function = _bind(debug.nan_checked(unit, "grad") if check_nan else unit.grad, bound)
+    return derivative(function, "srcgrad.api.grad", f, wrt=wrt, check_nan=check_nan,
+                      has_aux=has_aux, argnums=argnums)
 
 
 def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
@@ -146,10 +153,13 @@ def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
     """
     unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
     if has_aux:
-        return aux.value_and_grad_with_aux(_bind(unit.forward, bound),
-                                           _backward(unit, check_nan))
-    checked = check_nan and debug.nan_checked(unit, "value_and_grad")
-    return _bind(checked or unit.value_and_grad, bound)
+        function = aux.value_and_grad_with_aux(_bind(unit.forward, bound),
+                                               _backward(unit, check_nan))
+    else:
+        checked = check_nan and debug.nan_checked(unit, "value_and_grad")
+        function = _bind(checked or unit.value_and_grad, bound)
+    return derivative(function, "srcgrad.api.value_and_grad", f, wrt=wrt,
+                      check_nan=check_nan, has_aux=has_aux, argnums=argnums)
 
 
 def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
@@ -167,18 +177,30 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
     name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
     ``argnums`` is JAX's name for it (indices only; give one or the other).
     """
-    unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
+    resolved = wrt_or_argnums(wrt, argnums)
+    unit, bound = _unit(f, resolved)
     forward, backward = _bind(unit.forward, bound), unit.backward
     if has_aux:
         vjp_fn = aux.vjp_with_aux(forward, backward)
     else:
+        recipe = pickling.recipe("srcgrad.api.vjp_backward", f, resolved)
+
         def vjp_fn(*args, **kwargs):
             value, saved = forward(*args, **kwargs)
-            return value, functools.partial(backward, saved)
+            return value, pickling.Derivative(functools.partial(backward, saved),
+                                              recipe.with_args(saved))
 
     vjp_fn.source = unit.source
     vjp_fn.unit = unit
-    return vjp_fn
+    return derivative(vjp_fn, "srcgrad.api.vjp", f, wrt=wrt, has_aux=has_aux,
+                      argnums=argnums)
+
+
+def vjp_backward(f, wrt, saved):
+    """``vjp``'s ``backward`` function for the values ``saved`` by a forward sweep (how a
+    pickled one is rebuilt)."""
+    unit, _ = _unit(f, wrt)
+    return functools.partial(unit.backward, saved)
 
 
 def _backward(unit, check_nan):

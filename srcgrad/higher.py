@@ -17,6 +17,7 @@ import numpy as np
 
 from srcgrad import api, compiler
 from srcgrad.compiler_forward import call_jvp, forward_unit
+from srcgrad.pickling import derivative
 from srcgrad.typing import Function, Wrt
 
 
@@ -58,7 +59,7 @@ def jvp(f: Function, wrt: Wrt = api.FIRST, *,
     jvp_fn.unit = unit
     if single and bound is None and not getattr(fn, "__defaults__", None):
         jvp_fn.__srcgrad_function__ = unit.jvp   # same calling convention: nests
-    return jvp_fn
+    return derivative(jvp_fn, "srcgrad.higher.jvp", f, wrt=wrt, argnums=argnums)
 
 
 def hvp(f: Function, wrt: Wrt = api.FIRST, *,
@@ -80,7 +81,7 @@ def hvp(f: Function, wrt: Wrt = api.FIRST, *,
 
     hvp_fn.source = unit.source
     hvp_fn.unit = unit
-    return hvp_fn
+    return derivative(hvp_fn, "srcgrad.higher.hvp", f, wrt=wrt, argnums=argnums)
 
 
 def _basis(shape, index):
@@ -114,4 +115,4 @@ def hessian(f: Function, wrt: Wrt = api.FIRST, *,
                     blocks[i][k][(...,) + in_index] = column
         return blocks[0][0] if single else tuple(tuple(row) for row in blocks)
 
-    return hessian_fn
+    return derivative(hessian_fn, "srcgrad.higher.hessian", f, wrt=wrt, argnums=argnums)

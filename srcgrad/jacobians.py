@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from srcgrad import api, pytree
+from srcgrad.pickling import derivative
 from srcgrad.runtime import core
 from srcgrad.typing import Function, Wrt
 
@@ -30,21 +31,24 @@ def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
     ``wrt``; pytrees nest as the output around the input). Uses forward mode when the
     inputs have fewer elements than the output, reverse otherwise. ``wrt``, ``argnums``
     as for ``sg.grad``."""
-    return _jacobian(f, api.wrt_or_argnums(wrt, argnums), None)
+    return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), None),
+                      "srcgrad.jacobians.jacobian", f, wrt=wrt, argnums=argnums)
 
 
 def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
            argnums: int | Sequence[int] | None = None) -> Function:
     """``jacobian`` by forward mode: one ``jvp`` per input element (``wrt``, ``argnums``
     as for ``sg.grad``)."""
-    return _jacobian(f, api.wrt_or_argnums(wrt, argnums), "forward")
+    return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), "forward"),
+                      "srcgrad.jacobians.jacfwd", f, wrt=wrt, argnums=argnums)
 
 
 def jacrev(f: Function, wrt: Wrt = api.FIRST, *,
            argnums: int | Sequence[int] | None = None) -> Function:
     """``jacobian`` by reverse mode: one backward sweep per output element (``wrt``,
     ``argnums`` as for ``sg.grad``)."""
-    return _jacobian(f, api.wrt_or_argnums(wrt, argnums), "reverse")
+    return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), "reverse"),
+                      "srcgrad.jacobians.jacrev", f, wrt=wrt, argnums=argnums)
 
 
 def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
@@ -61,7 +65,8 @@ def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
 
     elementwise_grad_fn.source = vjp_fn.source
     elementwise_grad_fn.unit = vjp_fn.unit
-    return elementwise_grad_fn
+    return derivative(elementwise_grad_fn, "srcgrad.jacobians.elementwise_grad", f, wrt=wrt,
+                      argnums=argnums)
 
 
 def _jacobian(f, wrt, mode):

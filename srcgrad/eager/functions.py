@@ -23,6 +23,7 @@ from srcgrad.eager.fastpath import ImplicitBase, run_static
 from srcgrad.eager.gradients import differentiable
 from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
+from srcgrad.pickling import derivative
 from srcgrad.runtime import finish
 from srcgrad.runtime.guards import check_array_types
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
@@ -47,7 +48,8 @@ def value_and_gradients_function(
         return _value_and_param_grads(f, params, args, dy, plan)
 
     decorated.__srcgrad_callee__ = nesting.differentiable_callee(f, params, True)
-    return decorated
+    return derivative(decorated, "srcgrad.eager.functions.value_and_gradients_function", f,
+                      params=params)
 
 
 def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None = None,
@@ -68,7 +70,8 @@ def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None
         return _value_and_param_grads(f, params, args, dy, plan)[1]
 
     decorated.__srcgrad_callee__ = nesting.differentiable_callee(f, params, False)
-    return decorated
+    return derivative(decorated, "srcgrad.eager.functions.gradients_function", f,
+                      params=params)
 
 
 def _value_and_param_grads(f, params, args, dy, plan):

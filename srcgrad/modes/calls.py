@@ -67,6 +67,9 @@ def call_target(parsed, call, local_names):
 
 
 def classify_object(obj, dotted, args, keywords):
+    from srcgrad.pickling import unwrap
+
+    obj = unwrap(obj)   # a derivative function: the generated function it calls
     if getattr(obj, "__srcgrad_dispatch__", False):   # _sg.dynamic_forward in generated code
         return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
     callee = getattr(obj, "__srcgrad_callee__", None)   # a wrapper of srcgrad's own:
