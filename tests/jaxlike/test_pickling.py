@@ -140,7 +140,7 @@ def test_a_function_of_main_works_where_its_file_is_gone(tmp_path):
 def test_the_receiving_process_loads_the_generated_code_from_the_disk_cache(tmp_path):
     import os
 
-    env = dict(os.environ, SRCGRAD_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, SRCGRAD_CACHE_DIR=str(tmp_path), SRCGRAD_CACHE="1")
     env.pop("PYTEST_CURRENT_TEST", None)
     payload = pickle.dumps(sg.grad(model.loss, wrt=1))
     code = """
