@@ -60,9 +60,7 @@ def test_a_wrong_derivative_rule_is_caught_and_shrunk(monkeypatch, tmp_path):
     assert len(args) == len(case["expected"]) == len(case["arg_specs"])
 
 
-ZIP_CLASS = ("zip/enumerate over expressions: an argument of zip after the first that is "
-             "not a plain name gives a zero derivative")
-KNOWN_FAILURES = {90011: ZIP_CLASS, 90018: ZIP_CLASS, 90027: ZIP_CLASS, 90039: ZIP_CLASS}
+KNOWN_FAILURES = {}   # seed -> the class of bug it shows (an xfail naming it)
 
 
 def _sample(seed):
