@@ -29,6 +29,9 @@ def forward_tuple_items(body):
                 setattr(stmt, field, forward_tuple_items(inner))
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             item = _known_item(stmt.value, known)
+            if isinstance(item, gast.Name) and item.id == stmt.targets[0].id:
+                continue   # ``b = b`` (from ``b, t = b, u``): nothing to do, and the
+                # reverse mode relies on a target never being read by its own value
             if item is not None:
                 stmt.value = syntax.clone(item)
         _forget_assigned(stmt, known)

@@ -6,7 +6,8 @@ from srcgrad.rules.registry import defadjoint
 
 defadjoint(runtime.dict_values, "d", d="_sg.dict_values_adjoint(g, d)",
            tangent={"d": "_sg.dict_values(d_dot)"})
-defadjoint(runtime.dict_items, "d", d="_sg.dict_items_adjoint(g, d)")
+defadjoint(runtime.dict_items, "d", d="_sg.dict_items_adjoint(g, d)",
+           tangent={"d": "_sg.dict_items(d_dot)"})
 defadjoint(runtime.dict_get, "d, key, default=None",
            d="_sg.dict_get_adjoint(g, d, key)",
            default="_sg.dict_default_adjoint(g, d, key, default)",

@@ -36,6 +36,9 @@ defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="g", b="g")
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
 deflinear(rt.restructure, "v, x", "g", linear_in="v")
+deflinear(rt.dict_values_adjoint, "v, d", "_sg.dict_cotangent_values(g, d)", linear_in="v")
+deflinear(rt.dict_items_adjoint, "v, d", "_sg.dict_cotangent_values(g, d, True)",
+          linear_in="v")
 deflinear(rt.dict_get_adjoint, "v, d, key", "_sg.dict_get_tangent(g, d, key)", linear_in="v")
 deflinear(rt.dict_get_tangent, "v, d, key", "_sg.dict_get_adjoint(g, d, key)", linear_in="v")
 deflinear(rt.dict_default_adjoint, "v, d, key, default", "_sg.dict_default_tangent(g, d, key)",

@@ -11,6 +11,7 @@ modules what rule rows call;
 
 from srcgrad.runtime.adjoints import *  # noqa: F403
 from srcgrad.runtime.array_adjoints import *  # noqa: F403
+from srcgrad.runtime.container_adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403
 from srcgrad.runtime.core import _FLOAT, _NDARRAY  # noqa: F401
 from srcgrad.runtime.distribution_adjoints import *  # noqa: F403

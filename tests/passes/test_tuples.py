@@ -40,3 +40,15 @@ def test_forwarding_does_not_cross_into_blocks():
             a = 2.0
         x = t[0]
     """)
+
+
+def test_an_item_forwarded_to_its_own_name_drops_the_assignment():
+    # `b, t = b, s.T` keeps b: forwarding would give `b = b`, a target read by its value.
+    assert run("""
+        _tuple = (b, _T)
+        b = _tuple[0]
+        t = _tuple[1]
+    """) == expect("""
+        _tuple = (b, _T)
+        t = _T
+    """)

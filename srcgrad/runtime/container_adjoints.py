@@ -1,0 +1,62 @@
+"""Adjoints for list and dict operations that generated code calls: list concatenation
+(``a + b``), ``d.get(key, default)``, and the transposes of the ``d.values()`` and
+``d.items()`` adjoints (for derivatives of generated gradients)."""
+
+from srcgrad.runtime.core import get_item, zeros_like
+
+
+def concat_part(g, left, right, which):
+    """The cotangent of ``left`` (``which == 0``) or ``right`` (1) in ``left + right`` on
+    sequences, from the cotangent ``g`` of the concatenation (a list, or a sparse dict
+    keyed by position)."""
+    offset, size = (0, len(left)) if which == 0 else (len(left), len(right))
+    if type(g) is dict:
+        return {i - offset: v for i, v in g.items() if offset <= i < offset + size}
+    return list(g[offset:offset + size])
+
+
+def concat_part_adjoint(g, v, left, right, which):
+    """Transpose of ``concat_part`` in ``v``: ``g`` placed where the part's items were."""
+    out = zeros_like(v)
+    offset = 0 if which == 0 else len(left)
+    for i, item in (g.items() if type(g) is dict else enumerate(g)):
+        out[offset + i] = item
+    return out
+
+
+def dict_get(d, key, default=None):
+    """``d.get(key, default)`` on a dict: what the method is differentiated as."""
+    _require_dict(d, "get")
+    return d.get(key, default)
+
+
+def dict_get_adjoint(g, d, key):
+    """The cotangent of ``d`` from that of ``d.get(key, default)``: sparse, at ``key``."""
+    _require_dict(d, "get")
+    return {key: g} if key in d else {}
+
+
+def dict_default_adjoint(g, d, key, default):
+    """The cotangent of ``default`` in ``d.get(key, default)``."""
+    return zeros_like(default) if key in d else g
+
+
+def dict_get_tangent(d_dot, d, key):
+    return d_dot[key] if key in d else 0.0
+
+
+def dict_default_tangent(default_dot, d, key):
+    return zeros_like(default_dot) if key in d else default_dot
+
+
+def _require_dict(d, method):
+    if type(d) is not dict:
+        raise TypeError(f"srcgrad differentiates `.{method}()` as the dict method, but it "
+                        f"was called on a {type(d).__name__}")
+
+
+def dict_cotangent_values(g, d, pairs=False):
+    """Transpose of ``dict_values_adjoint`` (``dict_items_adjoint`` with ``pairs``): the
+    cotangent of ``d`` (a sparse dict) as a list in ``d``'s key order."""
+    values = [get_item(g, k, d[k]) for k in d]
+    return [(k, v) for k, v in zip(d, values)] if pairs else values
