@@ -10,11 +10,13 @@ the arguments from Variables for the implicit eager API::
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib.util
 import itertools
 import os
 import shutil
+import signal
 import sys
 import tempfile
 
@@ -23,6 +25,7 @@ import numpy as np
 from benchmarks.fuzz import oracle
 
 _COUNTER = itertools.count()
+CHECK_SECONDS = 300.0   # every mode of one program (compiles included) on a loaded machine
 _SCRATCH = []
 
 ENTRY = """\
@@ -94,6 +97,26 @@ def inputs(specs, seed):
             rng.uniform(-1.5, 1.5, tuple(shape)) for _, shape in specs]
 
 
+class Timeout(Exception):
+    """A program (or a check) ran longer than its limit."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Raise ``Timeout`` after ``seconds`` (a shrunk candidate may loop forever: its
+    ``while`` lost the statement that counted)."""
+    def expire(signum, frame):
+        raise Timeout(f"ran longer than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run(source, func, specs, seed, modes=oracle.MODES, args=None):
     """The verdict on ``source``'s ``func`` at ``args`` (default: drawn from ``seed``);
     ``invalid`` when the program itself fails or gives no finite scalar there."""
@@ -104,15 +127,19 @@ def run(source, func, specs, seed, modes=oracle.MODES, args=None):
         return Outcome(oracle.Verdict("invalid", None, repr(error)), args)
     try:
         try:
-            with np.errstate(all="raise"):
+            with np.errstate(all="raise"), time_limit(2.0):
                 value = f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
             if np.shape(value) != () or not np.isfinite(float(value)):
                 raise ValueError(f"not a finite scalar: {value!r}")
         except Exception as error:  # noqa: BLE001 - the program, not srcgrad, failed
             return Outcome(oracle.Verdict("invalid", None, repr(error)), args)
         rng = np.random.default_rng(seed + 1)
-        verdict = oracle.check(f, args, rng, modes,
-                               entry=(entry.set_variables, entry.entry))
+        try:
+            with time_limit(CHECK_SECONDS):
+                verdict = oracle.check(f, args, rng, modes,
+                                       entry=(entry.set_variables, entry.entry))
+        except Timeout as error:
+            verdict = oracle.Verdict("crashed", None, f"Timeout: the check {error}")
         return Outcome(verdict, args)
     finally:
         unload(entry)

@@ -62,6 +62,8 @@ class ForwardMode:
         self.rules = TangentExpander(self)
         self.preinit = set()
         self.lists = list_names(node.body)
+        self.dicts = {n.targets[0].id for n in gast.walk(node) if isinstance(n, gast.Assign)
+                      and isinstance(n.value, gast.Dict) and isinstance(n.targets[0], gast.Name)}
 
     def tangent(self, name):
         return self.namer.tangent(name)
@@ -138,6 +140,9 @@ class ForwardMode:
                 return None
             dot = gast.Subscript(value=syntax.name(self.tangent(value.value.id)),
                                  slice=value.slice, ctx=gast.Load())
+            if value.value.id in self.dicts:   # a dict's zero tangent is sparse (empty)
+                dot = syntax.quote_expr("_sg.get_item(d, k, v)", d=dot.value, v=target,
+                                        k=syntax.index_value(value.slice))
             return dot, state.tangents[value.value.id]
         if isinstance(value, (gast.Tuple, gast.List)):
             elts = [self.tangent_or_zero(e, state) for e in value.elts]
