@@ -105,8 +105,19 @@ class ForwardMode:
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop(stmt, state)
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
-            return [stmt] + self.bare_call(stmt, stmt.value, state)
+            before = self.zero_list_tangent(stmt.value, state)
+            return before + [stmt] + self.bare_call(stmt, stmt.value, state)
         return [stmt]
+
+    def zero_list_tangent(self, call, state):
+        """``lst.append(x)`` where only ``x`` has a tangent: ``lst``'s zero tangent is made
+        before the call changes ``lst`` (after it, it would have one item too many)."""
+        func = call.func
+        if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
+                and isinstance(func.value, gast.Name) and func.value.id in self.locals \
+                and func.value.id not in state and self.carries(call, state):
+            return self.materialize(func.value.id, state)
+        return []
 
     # -- assignments ---------------------------------------------------------------------
     def assign(self, stmt, target, value, state):
