@@ -5,9 +5,9 @@ from srcgrad import runtime
 from srcgrad.rules.registry import defadjoint
 
 defadjoint(runtime.dict_values, "d", d="_sg.dict_values_adjoint(g, d)",
-           tangent={"d": "_sg.dict_values(d_dot)"})
+           tangent={"d": "_sg.dict_cotangent_values(d_dot, d)"})
 defadjoint(runtime.dict_items, "d", d="_sg.dict_items_adjoint(g, d)",
-           tangent={"d": "_sg.dict_items(d_dot)"})
+           tangent={"d": "_sg.dict_cotangent_values(d_dot, d, True)"})
 defadjoint(runtime.dict_get, "d, key, default=None",
            d="_sg.dict_get_adjoint(g, d, key)",
            default="_sg.dict_default_adjoint(g, d, key, default)",

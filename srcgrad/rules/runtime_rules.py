@@ -39,6 +39,9 @@ deflinear(rt.restructure, "v, x", "g", linear_in="v")
 deflinear(rt.dict_values_adjoint, "v, d", "_sg.dict_cotangent_values(g, d)", linear_in="v")
 deflinear(rt.dict_items_adjoint, "v, d", "_sg.dict_cotangent_values(g, d, True)",
           linear_in="v")
+deflinear(rt.dict_cotangent_values, "v, d, pairs=False",
+          "_sg.dict_items_adjoint(g, d) if pairs else _sg.dict_values_adjoint(g, d)",
+          linear_in="v")
 deflinear(rt.dict_get_adjoint, "v, d, key", "_sg.dict_get_tangent(g, d, key)", linear_in="v")
 deflinear(rt.dict_get_tangent, "v, d, key", "_sg.dict_get_adjoint(g, d, key)", linear_in="v")
 deflinear(rt.dict_default_adjoint, "v, d, key, default", "_sg.dict_default_tangent(g, d, key)",

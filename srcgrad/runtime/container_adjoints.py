@@ -56,7 +56,8 @@ def _require_dict(d, method):
 
 
 def dict_cotangent_values(g, d, pairs=False):
-    """Transpose of ``dict_values_adjoint`` (``dict_items_adjoint`` with ``pairs``): the
-    cotangent of ``d`` (a sparse dict) as a list in ``d``'s key order."""
+    """A sparse dict cotangent or tangent of ``d`` as the list ``d.values()`` (``pairs``:
+    ``d.items()``) gives, in ``d``'s key order, zeros where ``g`` lacks a key: the
+    tangent of ``d.values()``, and the transpose of ``dict_values_adjoint``."""
     values = [get_item(g, k, d[k]) for k in d]
     return [(k, v) for k, v in zip(d, values)] if pairs else values
