@@ -77,6 +77,7 @@ defadjoint(np.absolute, "x", x="g * _sg.abs_partial(x)",
 deflinear(np.conjugate, "x", "np.conj(g)")
 deflinear(np.real, "val", "_sg.match_complex(val, g)", linear_in="val")
 deflinear(np.imag, "val", "_sg.imag_adjoint(g, val)", linear_in="val")
-defadjoint(np.angle, "z, deg=False", z="_sg.angle_adjoint(g, z) * (180 / np.pi if deg else 1)")
+defadjoint(np.angle, "z, deg=False", z="_sg.angle_adjoint(g, z) * (180 / np.pi if deg else 1)",
+           tangent={"z": "_sg.angle_tangent(z_dot, z) * (180 / np.pi if deg else 1)"})
 defelementwise(np.nan_to_num, "np.isfinite(x)",
                params="x, copy=True, nan=0.0, posinf=None, neginf=None")

@@ -15,8 +15,11 @@ deflinear(np.diagonal, "a, offset=0, axis1=0, axis2=1",
           "_sg.diagonal_adjoint(g, a, offset, axis1, axis2)", linear_in="a")
 deflinear(np.trace, "a, offset=0, axis1=0, axis2=1, dtype=None, out=None",
           "_sg.trace_adjoint(g, a, offset, axis1, axis2)", linear_in="a")
-deflinear(np.pad, "array, pad_width, mode='constant', constant_values=0",
-          "_sg.pad_adjoint(g, array, pad_width, mode)", linear_in="array")
+_pad = deflinear(np.pad, "array, pad_width, mode='constant', constant_values=0",
+                 "_sg.pad_adjoint(g, array, pad_width, mode)", linear_in="array")
+# Affine, not linear, in ``array`` when the fill is not zero: the tangent pads with zeros.
+_pad.tangent = {"array": "np.pad(array_dot, pad_width, mode)"}
+_pad.refuses = ("constant_values",)
 deflinear(np.take, "a, indices, axis=None, out=None, mode='raise'",
           "_sg.take_adjoint(g, a, indices, axis)", linear_in="a")
 deflinear(np.take_along_axis, "arr, indices, axis=-1",
@@ -30,7 +33,8 @@ defadjoint(np.real_if_close, "a, tol=100", a="g", tangent={"a": "a_dot"})
 defadjoint(np.sort, "a, axis=-1, kind=None, order=None, stable=None",
            a="_sg.sort_adjoint(g, a, axis)", tangent={"a": "_sg.sort_tangent(a_dot, a, axis)"})
 defadjoint(np.partition, "a, kth, axis=-1, kind='introselect', order=None",
-           a="_sg.partition_adjoint(g, a, kth, axis)")
+           a="_sg.partition_adjoint(g, a, kth, axis)",
+           tangent={"a": "np.take_along_axis(a_dot, np.argpartition(a, kth, axis), axis)"})
 
 # Arrays built from differentiable fill values.
 defadjoint(np.full, "shape, fill_value, dtype=None, order='C', device=None, like=None",
@@ -42,7 +46,9 @@ defadjoint(np.full_like, "a, fill_value, dtype=None, order='K', subok=True, shap
 _LINSPACE = "start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0"
 defadjoint(np.linspace, _LINSPACE,
            start="_sg.linspace_adjoint(g, start, stop, num, endpoint, axis, 0)",
-           stop="_sg.linspace_adjoint(g, start, stop, num, endpoint, axis, 1)")
+           stop="_sg.linspace_adjoint(g, start, stop, num, endpoint, axis, 1)",
+           tangent={"start": "_sg.linspace_tangent(start_dot, 0, start, stop, num, endpoint, axis)",
+                    "stop": "_sg.linspace_tangent(0, stop_dot, start, stop, num, endpoint, axis)"})
 
 # Piecewise-linear interpolation.
 defadjoint(np.interp, "x, xp, fp, left=None, right=None, period=None",

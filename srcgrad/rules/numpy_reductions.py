@@ -11,8 +11,8 @@ deflinear(np.mean, SUM + ", where=None", "_sg.mean_adjoint(g, a, axis, keepdims)
           linear_in="a")
 defadjoint(np.prod, SUM + ", initial=None, where=None",
            a="_sg.prod_adjoint(g, a, ans, axis, keepdims)",
-           tangent={"a": "np.sum(_sg.prod_adjoint(a_dot, a, ans, axis, keepdims), "
-                         "axis=axis, keepdims=keepdims)"})
+           tangent={"a": "np.sum(_sg.prod_adjoint(np.ones_like(ans), a, ans, axis, keepdims)"
+                         " * a_dot, axis=axis, keepdims=keepdims)"})
 deflinear(np.cumsum, "a, axis=None, dtype=None, out=None",
           "_sg.cumsum_adjoint(g, a, axis)", linear_in="a")
 defadjoint(np.cumprod, "a, axis=None, dtype=None, out=None",
@@ -31,13 +31,22 @@ for _reduce in (np.nanmax, np.nanmin):
                a=_CHOOSE, tangent={"a": _CHOOSE_DOT})
 defadjoint(np.ptp, "a, axis=None, out=None, keepdims=False",
            a="_sg.max_adjoint(g, a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims)"
-             " - _sg.max_adjoint(g, a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)")
+             " - _sg.max_adjoint(g, a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)",
+           tangent={"a": "np.sum((_sg.max_adjoint(np.ones_like(ans), a, np.max(a, axis=axis, "
+                         "keepdims=keepdims), axis, keepdims) - _sg.max_adjoint(np.ones_like(ans)"
+                         ", a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)) * a_dot, "
+                         "axis=axis, keepdims=keepdims)"})
 
 # NaN-aware sums: NaNs are skipped, so they get no cotangent.
-deflinear(np.nansum, SUM + ", initial=None, where=None",
-          "_sg.nansum_adjoint(g, a, axis, keepdims)", linear_in="a")
-deflinear(np.nanmean, SUM + ", where=None", "_sg.nanmean_adjoint(g, a, axis, keepdims)",
-          linear_in="a")
+_nansum = deflinear(np.nansum, SUM + ", initial=None, where=None",
+                    "_sg.nansum_adjoint(g, a, axis, keepdims)", linear_in="a")
+_nanmean = deflinear(np.nanmean, SUM + ", where=None",
+                     "_sg.nanmean_adjoint(g, a, axis, keepdims)", linear_in="a")
+# The tangent skips the NaNs' positions too (a tangent there is finite).
+_nansum.tangent = {"a": "np.sum(np.where(np.isnan(a), 0.0, a_dot), axis=axis, "
+                        "keepdims=keepdims)"}
+_nanmean.tangent = {"a": "np.nanmean(np.where(np.isnan(a), np.nan, a_dot), axis=axis, "
+                         "keepdims=keepdims)"}
 
 # Moments.
 MOMENT = SUM + ", ddof=0, where=None, mean=None, correction=None"
@@ -61,4 +70,7 @@ deflinear(np.diff, "a, n=1, axis=-1, prepend=None, append=None",
 defadjoint(np.trapezoid, "y, x=None, dx=1.0, axis=-1",
            y="_sg.trapezoid_adjoint_y(g, y, x, dx, axis)",
            x="_sg.trapezoid_adjoint_x(g, y, x, axis)",
-           dx="_sg.trapezoid_adjoint_dx(g, y, axis)")
+           dx="_sg.trapezoid_adjoint_dx(g, y, axis)",
+           tangent={"y": "np.trapezoid(y_dot, x, dx, axis)",   # linear in each argument
+                    "x": "np.trapezoid(y, x_dot, dx, axis)",
+                    "dx": "np.trapezoid(y, x, dx_dot, axis)"})

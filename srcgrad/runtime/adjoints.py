@@ -48,6 +48,14 @@ def imag_adjoint(g, val):
     return -1j * g if np.iscomplexobj(val) else np.zeros_like(g)
 
 
+def angle_tangent(z_dot, z):
+    """``d angle(z) = Im(conj(z) z_dot) / |z|^2``; zero for real ``z``."""
+    if not np.iscomplexobj(z):
+        return np.zeros(np.shape(z), dtype=float)
+    magnitude2 = np.abs(z) ** 2
+    return np.imag(np.conj(z) * z_dot) / np.where(magnitude2 == 0, 1, magnitude2)
+
+
 def angle_adjoint(g, z):
     if not np.iscomplexobj(z):
         return np.zeros_like(g, dtype=float)

@@ -142,3 +142,12 @@ def linspace_adjoint(g, start, stop, num, endpoint, axis, which):
     weights = linspace_weights(start, stop, num, endpoint, axis)[which]
     target = start if which == 0 else stop
     return unbroadcast(np.sum(g * weights, axis=axis), target)
+
+
+def linspace_tangent(start_dot, stop_dot, start, stop, num, endpoint, axis):
+    """``np.linspace`` is linear in ``(start, stop)``: the same call on the tangents,
+    shaped like the result."""
+    shape = np.broadcast_shapes(np.shape(start), np.shape(stop))
+    start_dot = np.broadcast_to(start_dot, shape)
+    stop_dot = np.broadcast_to(stop_dot, shape)
+    return np.linspace(start_dot, stop_dot, num, endpoint, axis=axis)

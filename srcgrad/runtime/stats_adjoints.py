@@ -64,9 +64,22 @@ def _cumprod_row_adjoint(g, a):
 
 
 def cumprod_tangent(a_dot, a, ans, axis):
+    """``d ans_j = sum_{i <= j} a_dot_i prod_{k <= j, k != i} a_k`` (no division by a
+    zero: rows holding one are summed term by term)."""
     if axis is None:
         a, a_dot, ans, axis = np.ravel(a), np.ravel(a_dot), np.ravel(ans), 0
-    return ans * np.cumsum(a_dot / a, axis=axis)
+    a, a_dot = np.asarray(a), np.broadcast_to(a_dot, np.shape(a))
+    if np.all(a != 0):
+        return ans * np.cumsum(a_dot / a, axis=axis)
+    moved_a, moved_dot = np.moveaxis(a, axis, -1), np.moveaxis(a_dot, axis, -1)
+    out = np.zeros(moved_a.shape, dtype=np.result_type(a, a_dot, 0.0))
+    for index in np.ndindex(moved_a.shape[:-1]):
+        row, row_dot = moved_a[index], moved_dot[index]
+        for i in range(len(row)):
+            others = row.copy()
+            others[i] = 1.0
+            out[index][i:] += row_dot[i] * np.cumprod(others)[i:]
+    return np.moveaxis(out, -1, axis)
 
 
 def nansum_adjoint(g, a, axis, keepdims):
