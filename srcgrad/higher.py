@@ -115,4 +115,5 @@ def hessian(f: Function, wrt: Wrt = api.FIRST, *,
                     blocks[i][k][(...,) + in_index] = column
         return blocks[0][0] if single else tuple(tuple(row) for row in blocks)
 
+    hessian_fn.source = product.source   # forward mode over the generated gradient
     return derivative(hessian_fn, "srcgrad.higher.hessian", f, wrt=wrt, argnums=argnums)

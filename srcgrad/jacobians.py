@@ -100,6 +100,10 @@ def _jacobian(f, wrt, mode):
             _fill_from_rows(blocks, pullback, out_leaves, out_def, single)
         return out_def.unflatten(_nest(inputs, row, single) for row in blocks)
 
+    # The generated code it runs: the forward-mode function, the reverse one, or both
+    # (``jacobian`` picks by the shapes of each call).
+    jacobian_fn.source = "\n\n".join(
+        derivative_fn.source for derivative_fn in (forward, backward) if derivative_fn)
     return jacobian_fn
 
 

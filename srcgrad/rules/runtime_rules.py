@@ -88,7 +88,9 @@ defadjoint(rt.max_adjoint, "v, a, ans_, axis, keepdims",
                     "ans_": None})
 defadjoint(rt.prod_adjoint, "v, a, ans_, axis, keepdims",
            **dict.fromkeys(("v", "a", "ans_"), "_sg.missing_transpose('prod_adjoint')"),
-           tangent={"v": "_sg.prod_adjoint(v_dot, a, ans_, axis, keepdims)"})
+           tangent={"v": "_sg.prod_adjoint(v_dot, a, ans_, axis, keepdims)",
+                    "a": "_sg.prod_adjoint_tangent(v, a_dot, a, axis, keepdims)",
+                    "ans_": None})
 deflinear(rt.sum_of_sequence_adjoint, "v, iterable", "np.sum(g)", linear_in="v")
 # Each transpose below gives the cotangent of ``v`` (shaped like the helper's cotangent
 # argument) from ``g`` (shaped like the helper's result).

@@ -162,6 +162,37 @@ def prod_adjoint(g, a, ans, axis, keepdims):
     return g_full * out
 
 
+def prod_adjoint_tangent(g, a_dot, a, axis, keepdims):
+    """The tangent of ``prod_adjoint(g, a, ...)`` along ``a_dot``: each output is ``g``
+    times the product of the others, ``prod_{k != i} a_k``, whose derivative is
+    ``sum_{j != i} a_dot_j prod_{k != i, j} a_k`` (its ``ans`` argument is that same
+    product, so it carries no derivative of its own)."""
+    a = np.asarray(a, dtype=float)
+    a_dot = np.broadcast_to(a_dot, a.shape)
+    g_full = _expand(g, a, axis, keepdims)
+    if np.all(a != 0):
+        others = _expand(np.prod(a, axis=axis, keepdims=True), a, axis, True) / a
+        ratios = a_dot / a
+        total = _expand(np.sum(ratios, axis=axis, keepdims=True), a, axis, True)
+        return g_full * others * (total - ratios)
+    out = np.empty(a.shape, dtype=float)
+    ones = np.ones(np.shape(np.prod(a, axis=axis, keepdims=keepdims)))
+    for index in np.ndindex(a.shape):
+        others, others_dot = a.copy(), a_dot.copy()
+        others[index], others_dot[index] = 1.0, 0.0
+        product = np.prod(others, axis=axis, keepdims=keepdims)
+        spread = prod_adjoint(ones, others, product, axis, keepdims)
+        out[index] = np.sum(spread * others_dot, axis=axis, keepdims=True)[
+            tuple(0 if ax in _reduced_axes(axis, a.ndim) else i for ax, i in enumerate(index))]
+    return g_full * out
+
+
+def _reduced_axes(axis, ndim):
+    if axis is None:
+        return set(range(ndim))
+    return {ax % ndim for ax in (axis if isinstance(axis, tuple) else (axis,))}
+
+
 def max_adjoint(g, a, ans, axis, keepdims):
     a = np.asarray(a)
     ans_full = _expand(ans, a, axis, keepdims)
