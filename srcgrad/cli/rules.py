@@ -53,6 +53,10 @@ def zero_derivative_names():
 
 
 def run(args):
+    if args.markdown and not args.nondiff:
+        from srcgrad.cli.errors import UsageError
+
+        raise UsageError("--markdown goes with --nondiff")
     if args.nondiff:
         names = zero_derivative_names()
         if args.count:

@@ -56,6 +56,7 @@ def one_line_error(result, status):
     (["emit", "model.py", "--function", "scale"], 2,
      "srcgrad: model.py:scale: srcgrad differentiates Python functions; got float"),
     (["show", "model.py:missing"], 2, "srcgrad: model.py has no function 'missing'"),
+    (["rules", "--markdown"], 2, "srcgrad: --markdown goes with --nondiff"),
     (["show", "model.py"], 2, "srcgrad: expected FILE.py:FUNC, got 'model.py'"),
     (["show", "absent.py:loss"], 2, "srcgrad: no such file: {cwd}/absent.py"),
     (["emit", "absent.py"], 2, "srcgrad: no such file: {cwd}/absent.py"),
