@@ -106,9 +106,20 @@ def sum_adjoint(g, a, axis, keepdims):
             dtype = np.dtype(np.float64)
     elif np.ndim(a) == 0:
         return g
+    elif not isinstance(a, (list, tuple)):   # an array-like (dask): NumPy dispatch, lazily
+        return _spread_like(g, a, axis, keepdims)
     else:
         shape, dtype = np.shape(a), _float_dtype(a)
     return _spread(g, shape, axis, keepdims, dtype)
+
+
+def _spread_like(g, a, axis, keepdims):
+    """``sum_adjoint`` for an array-like ``a`` other than an ndarray: ``g`` broadcast to
+    ``a``'s shape by functions that dispatch on ``a`` (``np.zeros_like``)."""
+    if axis is not None and not keepdims:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        g = np.expand_dims(g, tuple(sorted(ax % np.ndim(a) for ax in axes)))
+    return np.zeros_like(a, dtype=_float_dtype(a)) + g
 
 
 def _spread(g, shape, axis, keepdims, dtype):

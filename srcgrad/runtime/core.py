@@ -11,8 +11,19 @@ _FLOAT = float
 _NDARRAY = np.ndarray
 
 
+def dtype_of(a):
+    """``a``'s dtype, read without converting it: an array-like (a dask array, say) keeps
+    its laziness; Python scalars and lists go through ``np.result_type``/``np.asarray``."""
+    dtype = getattr(a, "dtype", None)
+    if isinstance(dtype, np.dtype):
+        return dtype
+    if isinstance(a, (list, tuple)):
+        return np.asarray(a).dtype
+    return np.result_type(a)
+
+
 def _float_dtype(a):
-    dtype = np.asarray(a).dtype
+    dtype = dtype_of(a)
     return dtype if dtype.kind in "fc" else np.float64
 
 
@@ -64,8 +75,9 @@ def unbroadcast(g, x):
     elif type(g) is not _NDARRAY:
         return g.real if type(g) is complex and kind is not complex else g
     else:
-        shape, real = np.shape(x), np.asarray(x).dtype.kind != "c"
-    g = np.asarray(g)
+        shape, real = np.shape(x), dtype_of(x).kind != "c"
+    if not hasattr(g, "shape"):   # array-likes (dask) stay as they are: NumPy dispatch
+        g = np.asarray(g)
     if g.dtype.kind == "c" and real:
         g = g.real
     g = sum_to_shape(g, shape)
@@ -94,8 +106,8 @@ def sum_to_shape(g, shape):
     if not axes:
         return g if lead == 0 else g.reshape(shape)
     first, stop = axes[0], axes[-1] + 1
-    if stop - first == len(axes) and g.dtype.kind in "fc" and g.size >= 256 \
-            and g.flags.c_contiguous:
+    if stop - first == len(axes) and type(g) is _NDARRAY and g.dtype.kind in "fc" \
+            and g.size >= 256 and g.flags.c_contiguous:
         post = math.prod(gshape[stop:])
         if post > 1:
             m = math.prod(gshape[first:stop])
@@ -351,7 +363,7 @@ def seed(ans):
         raise TypeError(
             f"grad requires a scalar output; the function returned shape {np.shape(ans)}. "
             "Use sg.vjp or sg.jacobian for non-scalar outputs.")
-    kind = np.asarray(ans).dtype.kind
+    kind = dtype_of(ans).kind
     if kind not in "fc":
         raise TypeError(f"grad requires a float output; the function returned {type(ans).__name__}")
     return np.ones_like(ans)[()] if isinstance(ans, (np.ndarray, np.generic)) else 1.0
