@@ -1,17 +1,20 @@
 """What the TF-eager APIs cost over ``sg.value_and_grad`` on the same function.
 
 Each model's parameters are Variables read as globals by a ``@sg.differentiable`` loss.
-Three ways to get the loss and the parameters' gradients, all running generated code:
+Four ways to get the loss and the parameters' gradients, all running generated code:
 
 - ``value_and_grad`` (the baseline): ``sg.value_and_grad(loss_explicit, wrt=params)``,
   the same body with the parameters passed explicitly as arrays, so the same
   derivative work is done;
 - ``implicit``: ``sg.implicit_value_and_gradients(loss)(x, y)``;
 - ``tape``:     ``with sg.GradientTape() as t: l = loss(x, y)``, then
-  ``t.gradient(l, [params])``.
+  ``t.gradient(l, [params])``;
+- ``arguments``: ``sg.implicit_value_and_gradients(passing)(x, y)``, where ``passing``
+  (undecorated) calls the explicit loss with the Variables as its arguments, TF-1 style:
+  ``mlp_arguments(x, y) = mlp_explicit(W1, b1, W2, b2, x, y)``.
 
 Timing: CPU time of this process (``time.process_time``, so other work on a shared
-machine counts less), one BLAS thread, the three candidates interleaved round-robin,
+machine counts less), one BLAS thread, the four candidates interleaved round-robin,
 each measurement a loop of at least ``--min-time`` seconds with the garbage collector
 paused. Times are medians over ``--repeats`` rounds; an overhead is the median over
 rounds of the candidate's time minus (or over) the baseline's in the same round, which a
@@ -70,20 +73,29 @@ def mlp_explicit(W1, b1, W2, b2, x, y):
     return np.mean((out[:, 0] - y) ** 2)
 
 
-MODELS = {
-    "logreg": (logreg, logreg_explicit, [w, c]),
-    "mlp": (mlp, mlp_explicit, [W1, b1, W2, b2]),
+def logreg_arguments(x, y):
+    return logreg_explicit(w, c, x, y)
+
+
+def mlp_arguments(x, y):
+    return mlp_explicit(W1, b1, W2, b2, x, y)
+
+
+MODELS = {   # loss reading Variables, explicit loss, parameters, loss passing them
+    "logreg": (logreg, logreg_explicit, [w, c], logreg_arguments),
+    "mlp": (mlp, mlp_explicit, [W1, b1, W2, b2], mlp_arguments),
 }
 
 
 def candidates(model, batch):
     """{name: zero-argument call} for one model and batch size, checked to agree."""
-    loss, explicit, params = MODELS[model]
+    loss, explicit, params, passing = MODELS[model]
     x = rng.standard_normal((batch, N_IN))
     y = np.sign(rng.standard_normal(batch))
     values = [p.numpy() for p in params]
     baseline = sg.value_and_grad(explicit, wrt=tuple(range(len(params))))
     implicit = sg.implicit_value_and_gradients(loss)
+    implicit_arguments = sg.implicit_value_and_gradients(passing)
 
     def tape_step():
         with sg.GradientTape() as tape:
@@ -94,6 +106,7 @@ def candidates(model, batch):
         "value_and_grad": lambda: baseline(*values, x, y),
         "implicit": lambda: implicit(x, y),
         "tape": tape_step,
+        "arguments": lambda: implicit_arguments(x, y),
     }
     _check(calls)
     return calls
@@ -103,7 +116,9 @@ def _check(calls):
     value, grads = calls["value_and_grad"]()
     implicit_value, pairs = calls["implicit"]()
     tape_value, tape_grads = calls["tape"]()
-    for other, others in ((implicit_value, [g for g, _ in pairs]), (tape_value, tape_grads)):
+    arguments_value, arguments_pairs = calls["arguments"]()
+    for other, others in ((implicit_value, [g for g, _ in pairs]), (tape_value, tape_grads),
+                          (arguments_value, [g for g, _ in arguments_pairs])):
         assert np.allclose(np.asarray(other), value)
         assert all(np.allclose(a, b) for a, b in zip(grads, others, strict=True))
 
@@ -139,7 +154,7 @@ def row(model, batch, samples):
     changes from round to round cancels)."""
     base = samples["value_and_grad"]
     cells = [f"{model:<7} {batch:>5} {statistics.median(base) * 1e6:>9.1f}"]
-    for name in ("implicit", "tape"):
+    for name in ("implicit", "tape", "arguments"):
         times = samples[name]
         extra = statistics.median(t - b for t, b in zip(times, base)) * 1e6
         ratio = statistics.median(t / b - 1 for t, b in zip(times, base)) * 100
@@ -164,7 +179,7 @@ def main():
     print(f"medians of {repeats} rounds; times are CPU microseconds per call; "
           "overhead = candidate - value_and_grad in the same round")
     print(f"{'model':<7} {'batch':>5} {'v_and_g':>9}  {'implicit':>9} {'us':>7} {'%':>6}"
-          f"  {'tape':>9} {'us':>7} {'%':>6}")
+          f"  {'tape':>9} {'us':>7} {'%':>6}  {'arguments':>9} {'us':>7} {'%':>6}")
     for model in MODELS:
         for batch in (1, 32, 256):
             samples = round_robin(candidates(model, batch), repeats, min_time)

@@ -26,8 +26,8 @@ def map_blocks(body, rewrite):
 def normalize_function(parsed, namer, eager=False, inline=True):
     """Run every normalization pass over ``parsed.node`` (in place) and return it.
     ``eager``: wrap every load that may be a Variable (see ``variables``); ``inline``:
-    inline small module-level functions (see ``inline``; never in eager units, whose
-    callees' Variable reads must be wrapped)."""
+    inline small module-level functions (see ``inline``; in eager units the inlined body's
+    Variable reads are wrapped as the caller's are)."""
     from srcgrad import syntax
     from srcgrad.normalize import anf, control_flow, desugar, rename, tuples, variables
     from srcgrad.normalize.branch_tests import freeze_branch_tests
@@ -39,7 +39,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)
-    inliner = Inliner(parsed, namer) if inline and not eager else None
+    inliner = Inliner(parsed, namer, eager) if inline else None
     node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
     node.body = tuples.forward_tuple_items(node.body)
     node.body = freeze_branch_tests(node.body, namer)

@@ -238,7 +238,8 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
             if found is not None:
                 self.inliner.entering(found[1])
                 try:
-                    return self.inline_call(expr, found[0], preferred)
+                    return self.inline_call(expr, found[0], preferred,
+                                            wrap_variables=self.inliner.eager)
                 finally:
                     self.inliner.leaving()
             lowered = self.functional_call(expr)

@@ -26,10 +26,11 @@ class ExpandingForms:
     """Methods of the A-normal-form flattener (see ``normalize.anf``) for expressions
     that become statements."""
 
-    def inline_call(self, expr, fn, preferred=None):
+    def inline_call(self, expr, fn, preferred=None, wrap_variables=False):
         """A call to a local (or small module-level) function becomes its body, renamed
-        apart (see ``local_functions`` and ``inline``)."""
-        from srcgrad.normalize import control_flow, desugar
+        apart (see ``local_functions`` and ``inline``); ``wrap_variables``: its loads that
+        may be Variables are wrapped, as the caller's were (an eager unit)."""
+        from srcgrad.normalize import control_flow, desugar, variables
         from srcgrad.normalize.local_functions import renamed_body
 
         pre, args = self.atoms(expr.args)
@@ -44,6 +45,8 @@ class ExpandingForms:
             raise self.parsed.error(str(exc), expr) from None
         syntax.set_line(body, getattr(expr, "lineno", None) or fn.lineno)
         body = control_flow.to_single_exit(desugar.desugar(body, self.namer), self.namer)
+        if wrap_variables:
+            body = variables.wrap_variable_reads(body, self.parsed, self.namer, True)
         result = preferred or self.namer.fresh(f"{fn.name}_result")
         return_line = body[-1].lineno or fn.lineno
         body[-1] = syntax.assign(result, body[-1].value)

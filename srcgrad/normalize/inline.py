@@ -43,9 +43,10 @@ MAX_DEPTH = 3
 class Inliner:
     """Decides which calls of a function being compiled are inlined."""
 
-    def __init__(self, parsed, namer):
+    def __init__(self, parsed, namer, eager=False):
         self.parsed = parsed
         self.namer = namer
+        self.eager = eager   # wrap the Variable reads of inlined bodies (``variables``)
         self.caller_locals = set(syntax.param_names(parsed.node.args)) | set(
             syntax.names_in(parsed.node, gast.Store))
         self.active = [parsed.fn]
