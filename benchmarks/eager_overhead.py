@@ -13,6 +13,9 @@ Four ways to get the loss and the parameters' gradients, all running generated c
   (undecorated) calls the explicit loss with the Variables as its arguments, TF-1 style:
   ``mlp_arguments(x, y) = mlp_explicit(W1, b1, W2, b2, x, y)``.
 
+A second table: the decorated loss called outside any tape (its generated forward), over
+the explicit body on the parameters' arrays (the NumPy primal).
+
 Timing: CPU time of this process (``time.process_time``, so other work on a shared
 machine counts less), one BLAS thread, the four candidates interleaved round-robin,
 each measurement a loop of at least ``--min-time`` seconds with the garbage collector
@@ -162,6 +165,26 @@ def row(model, batch, samples):
     return "  ".join(cells)
 
 
+def forward_candidates(model, batch):
+    """A decorated loss called outside any tape (it runs its generated forward), and the
+    same body on the parameters' arrays (the NumPy primal)."""
+    loss, explicit, params, _ = MODELS[model]
+    x = rng.standard_normal((batch, N_IN))
+    y = np.sign(rng.standard_normal(batch))
+    values = [p.numpy() for p in params]
+    calls = {"primal": lambda: explicit(*values, x, y), "decorated": lambda: loss(x, y)}
+    assert np.isclose(np.asarray(calls["decorated"]()), calls["primal"]())
+    return calls
+
+
+def forward_row(model, batch, samples):
+    base, times = samples["primal"], samples["decorated"]
+    extra = statistics.median(t - b for t, b in zip(times, base)) * 1e6
+    ratio = statistics.median(t / b - 1 for t, b in zip(times, base)) * 100
+    return (f"{model:<7} {batch:>5} {statistics.median(base) * 1e6:>9.1f} "
+            f"{statistics.median(times) * 1e6:>9.1f} {extra:>+7.1f} {ratio:>+5.0f}%")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=21, help="rounds (median)")
@@ -184,6 +207,12 @@ def main():
         for batch in (1, 32, 256):
             samples = round_robin(candidates(model, batch), repeats, min_time)
             print(row(model, batch, samples), flush=True)
+    print("\na decorated loss called outside any tape, against the NumPy primal")
+    print(f"{'model':<7} {'batch':>5} {'primal':>9} {'decorated':>9} {'us':>7} {'%':>6}")
+    for model in MODELS:
+        for batch in (1, 32, 256):
+            samples = round_robin(forward_candidates(model, batch), repeats, min_time)
+            print(forward_row(model, batch, samples), flush=True)
     if limits is not None:
         limits.restore_original_limits()
 

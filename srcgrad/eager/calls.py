@@ -33,6 +33,7 @@ from srcgrad.eager.gradients import differentiable, fresh
 from srcgrad.eager.structure import same
 from srcgrad.eager.tape import recording_tapes
 from srcgrad.eager.variables import TRACKED_TYPES, Tensor
+from srcgrad.errors import SrcgradError
 from srcgrad.frontend.freshness import own_wrapper
 from srcgrad.runtime.variables import COLLECT, VariableBase
 
@@ -41,13 +42,14 @@ _new = object.__new__
 
 
 def tape_aware(fn):
-    """``fn``, recorded as one node (running its generated code) inside a GradientTape."""
+    """``fn``, recorded as one node (running its generated code) inside a GradientTape;
+    outside any tape, its generated forward (see ``_call_outside_tapes``)."""
     units = {}   # positions of the tracked arguments -> eager unit, for this function
 
     @functools.wraps(fn)
     def differentiable_function(*args, **kwargs):
         if not RECORDING:
-            return fn(*args, **kwargs)
+            return _call_outside_tapes(differentiable_function, fn, units, args, kwargs)
         result = record_direct(units, args, kwargs)   # the usual call (eager.fastpath)
         if result is GENERAL:
             return _call_under_tape(differentiable_function, fn, units, args, kwargs)
@@ -56,10 +58,56 @@ def tape_aware(fn):
     return own_wrapper(differentiable_function)   # the same function: parsed as ``fn``
 
 
+_PLAIN = object()   # ``units[_PLAIN]``: outside tapes, run ``fn`` itself
+
+
+def _call_outside_tapes(wrapper, fn, units, args, kwargs):
+    """A call with no tape recording on this thread. ``fn`` on Variables runs operation
+    by operation through Tensors: once a call gave Tensors, the eager unit's generated
+    forward runs instead, on plain values, and the result is what a call under a tape
+    returns (Tensors when the call read Variables, else the plain value). ``fn`` runs
+    with tracked arguments or keywords, when it gave no Tensors (it reads no Variables:
+    nothing to gain) or when its unit does not compile."""
+    plan = units.get(())
+    if plan is None or kwargs or not TRACKED_TYPES.isdisjoint(map(type, args)):
+        result = fn(*args, **kwargs)
+        if plan is None and _PLAIN not in units:
+            _plan_after(wrapper, units, result)
+        return result
+    value, _, read = plan.forward(args, {})
+    return _as_tensors(value) if read else value
+
+
+def _plan_after(wrapper, units, result):
+    """After the first call outside tapes: the plan when ``result`` holds Tensors."""
+    leaves = result if isinstance(result, (tuple, list)) else (result,)
+    if not any(isinstance(leaf, _TRACKED) for leaf in leaves):
+        units[_PLAIN] = True
+        return
+    try:
+        units[()] = _CallPlan(wrapper, ())
+    except SrcgradError:   # (under a tape the same error is raised again)
+        units[_PLAIN] = True
+
+
+def _as_tensors(value):
+    """``value`` as a recorded call's result: Tensors for an array or a number (each item
+    of a tuple or list of them); anything else as it is."""
+    if type(value) is np.ndarray or isinstance(value, (np.generic, float, int, complex)):
+        result = _new(Tensor)
+        result._value = value if type(value) is np.ndarray else np.asarray(value)[()]
+        return result
+    if isinstance(value, (tuple, list)) and not hasattr(value, "_fields"):
+        return type(value)(_as_tensors(v) for v in value)
+    return value
+
+
 def _call_under_tape(wrapper, fn, units, args, kwargs):
     """A call of the decorated ``wrapper`` (of ``fn``) that ``record_direct`` left to the
     general path: with one tape recording on this thread, recorded as one node."""
     recording = recording_tapes()
+    if not recording:   # (another thread records)
+        return _call_outside_tapes(wrapper, fn, units, args, kwargs)
     if len(recording) != 1:
         return fn(*args, **kwargs)
     if () not in units and not kwargs and TRACKED_TYPES.isdisjoint(map(type, args)):
