@@ -25,7 +25,7 @@ import tokenize
 import types
 
 import srcgrad
-from srcgrad import aot_custom, api, compiler
+from srcgrad import aot_custom, api, compiler, guards
 from srcgrad.codegen.naming import RESERVED
 from srcgrad.errors import EmitError
 from srcgrad.frontend.freshness import unwrap_own
@@ -108,7 +108,7 @@ def _collect(roots):
         customs = {alias: link for alias, link in unit.callees.items()
                    if not isinstance(link[0], compiler.ReverseUnit)}
         placeholders = set(unit.module.functions.values()) | set(aliases) | set(customs)
-        entry = _Unit(unit, {}, _identifiers(unit.module.source) - placeholders, aliases,
+        entry = _Unit(unit, {}, _identifiers(_source(unit)) - placeholders, aliases,
                       customs)
         order.append(entry)
         for callee, _ in entry.aliases.values():
@@ -134,6 +134,11 @@ def _scalar_variants(unit):
             variant = compiler.reverse_unit(unit.fn, unit.wrt, scalars=True)
             variants[alias] = (variant, role[len("scalar_"):])
     return variants
+
+
+def _source(unit):
+    """The unit's generated source without its guards (see ``guards.without_checks``)."""
+    return guards.without_checks(unit.module.source)
 
 
 def _identifiers(source):
@@ -178,7 +183,7 @@ def _unit_text(entry, units, customs, imports):
     for alias, (custom_unit, role) in entry.customs.items():
         mapping[alias] = customs[id(custom_unit)].names[role]
     mapping.update(imports.renames.get(id(unit), {}))
-    lines = unit.module.source.splitlines(keepends=True)
+    lines = _source(unit).splitlines(keepends=True)
     while lines and lines[0].startswith("#"):
         lines.pop(0)
     body = _rename("".join(lines).lstrip("\n"), mapping)
@@ -231,7 +236,7 @@ def _find_globals(entry, imports):
     defined = set(unit.module.functions.values()) | set(entry.aliases) | \
         set(entry.customs) | _PROVIDED
     closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    free = _free_names(unit.module.source)
+    free = _free_names(_source(unit))
     imports.provided |= free & _PROVIDED
     for name in sorted(free - defined):
         if dict.__contains__(unit.namespace, name):   # bound at link time, not generated

@@ -118,7 +118,8 @@ class Entry:
             callees.append([by_object[id(callee)], aliases,
                             wrt if isinstance(wrt, str) else list(wrt)])
         own = set(unit.module.functions.values()) | {a for c in callees for a in c[1]}
-        if set(dict.keys(unit.namespace)) - own - _STANDARD_NAMES:
+        guard_names = {guard[0] for guard in getattr(unit, "guards", None) or ()}
+        if set(dict.keys(unit.namespace)) - own - _STANDARD_NAMES - guard_names:
             return   # names injected at link time: a reload could not reproduce them
         module = unit.module
         payload = {"format": FORMAT, "key": self.key, "source": module.source,

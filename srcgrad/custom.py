@@ -53,8 +53,9 @@ class _CustomUnit:
         return self.source
 
     def _publish(self):
-        for namespace, aliases in self._dependents:
-            for alias, role in aliases:
+        for ref, aliases in self._dependents:   # weak references to their namespaces
+            namespace = ref()
+            for alias, role in aliases if namespace is not None else ():
                 namespace[alias] = self.functions[role]
 
 

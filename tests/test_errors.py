@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
-from srcgrad import compiler
+from srcgrad import compiler, unit_cache
 
 HERE = __file__
 FILE_LINES = open(HERE).read().splitlines()
@@ -372,7 +372,7 @@ def calls_rejected_helper(x):
 
 
 def _cached_wrts(fn):
-    return set(compiler._CACHE.get(fn, {}))
+    return unit_cache.cached_wrts(fn)
 
 
 def test_failed_compile_leaves_the_cache_untouched():

@@ -14,8 +14,8 @@ unlike the rest of the runtime.
 
 from __future__ import annotations
 
-__all__ = ["call_method", "dynamic_backward", "dynamic_forward", "dynamic_forward_eager",
-           "dynamic_jvp", "sorted_order"]
+__all__ = ["Redirected", "call_method", "dynamic_backward", "dynamic_forward",
+           "dynamic_forward_eager", "dynamic_jvp", "regenerated", "sorted_order"]
 
 
 def dynamic_forward(func, owner_varies, /, *args, **kwargs):
@@ -66,6 +66,37 @@ def sorted_order(items, key=None, reverse=False):
     (locally constant in the items' values: listed as non-differentiable)."""
     keys = list(items) if key is None else [key(item) for item in items]
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+
+
+def regenerated(function):
+    """The function of the same role in the unit generated for what the names that
+    ``function``'s unit resolved denote now (its guards missed: see srcgrad.guards)."""
+    from srcgrad import compiler, compiler_forward
+
+    unit, role = function.unit, function.role
+    if role == "jvp":
+        return compiler_forward.forward_unit(unit.fn, unit.wrt).jvp
+    current = compiler.reverse_unit(unit.fn, unit.wrt, eager=unit.eager, scalars=unit.scalars)
+    if role != "forward":
+        return current.functions[role]
+
+    def forward(*args, **kwargs):
+        value, saved = current.forward(*args, **kwargs)
+        return value, Redirected(current.backward, saved)
+
+    return forward
+
+
+class Redirected:
+    """Saved values of another unit's forward: its backward runs on them."""
+
+    __slots__ = ("_backward", "_saved")
+
+    def __init__(self, backward, saved):
+        self._backward, self._saved = backward, saved
+
+    def backward(self, g):
+        return self._backward(self._saved, g)
 
 
 def call_method(obj, name, /, *args, **kwargs):

@@ -1,5 +1,8 @@
 # sg.source(sg.grad(tests.corpus.calls.helper_chain, wrt=0))
 def helper_chain_grad(x):
+    # Guard: the names this code was generated from still denote the same objects
+    if affine is not _assumed_affine or square is not _assumed_square:
+        return _sg.regenerated(helper_chain_grad)(x)
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(x):
         return helper_chain_grad_scalars(x)

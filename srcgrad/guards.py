@@ -1,0 +1,145 @@
+"""Guards: what a unit assumed about the names it resolved, checked when it is entered.
+
+Compiling a function resolves names (``ParsedFunction.assume``): ``act`` is ``np.tanh``,
+``helper`` is the function whose body was inlined, ``CFG.xp.sum`` is ``np.sum``, a
+recursive callee is the unit itself. The generated code is right only while those names
+denote the same objects, so every entry function (forward, grad, value_and_grad, jvp)
+starts with one test of them, and on a miss hands over to the unit generated for what
+the names denote now (``regenerated``, compiled once per set of bindings and cached)::
+
+    def f_grad(x):
+        # Guard: the names this code was generated from still denote the same objects
+        if act is not _assumed_act:
+            return _sg.regenerated(f_grad)(x)
+        ...
+
+A backward sweep given the saved values of such a hand-over passes them on::
+
+    def f_backward(saved, dy):
+        if type(saved) is _sg.Redirected:
+            return saved.backward(dy)
+
+Proven, not guarded: ``np``/``math`` bound to NumPy / ``math`` and attribute chains
+through library modules (generated code binds ``np`` and ``math`` itself), and builtins.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+
+import numpy as np
+
+from srcgrad import syntax
+
+PREFIX = "_assumed_"
+_OWN_MODULES = {"np": np, "math": math}
+_LIBRARIES = ("numpy", "scipy", "math")
+
+
+def guarded(parsed):
+    """``((name in generated code, dotted name, object), ...)`` for the assumptions of
+    ``parsed`` that are checked at run time."""
+    found = {}
+    for dotted, obj in sorted(parsed.assumptions.items()):
+        owner = getattr(obj, "__self__", None)
+        if "." in dotted and owner is not None and not isinstance(owner, types.ModuleType) \
+                and not isinstance(obj, type):
+            # A bound method is made afresh on each access: guard the object it is bound to.
+            dotted, obj = dotted.rsplit(".", 1)[0], owner
+        if not _proven(parsed, dotted):
+            found[dotted] = (PREFIX + dotted.replace(".", "_"), dotted, obj)
+    return tuple(found[d] for d in sorted(found))
+
+
+def describe(guards):
+    """The guards as JSON for the disk cache: ``[[name, dotted], ...]``."""
+    return [[name, dotted] for name, dotted, _ in guards]
+
+
+def reresolved(parsed, described):
+    """Guards read back from the disk cache, with what the names denote now (the
+    cache key matched their descriptions)."""
+    return tuple((name, dotted, parsed.resolve(dotted)) for name, dotted in described)
+
+
+def _proven(parsed, dotted):
+    head, *rest = dotted.split(".")
+    if head in parsed.closure:
+        return False
+    try:
+        root = parsed.globals[head]
+    except KeyError:
+        return True   # a builtin
+    if _OWN_MODULES.get(head) is not root:
+        return False
+    obj = root
+    for attr in rest[:-1]:
+        obj = getattr(obj, attr, None)
+        if not isinstance(obj, types.ModuleType) or \
+                (obj.__name__ or "").split(".")[0] not in _LIBRARIES:
+            return False
+    return True
+
+
+def hold(fn, guards):
+    """Do the names still denote what they did (checked in Python: the cache's lookup)?"""
+    closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    for _, dotted, expected in guards:
+        head, *rest = dotted.split(".")
+        try:
+            obj = closure[head].cell_contents if head in closure else fn.__globals__[head]
+            for attr in rest:
+                obj = getattr(obj, attr)
+        except (KeyError, ValueError, AttributeError):
+            return False
+        if obj is not expected:
+            return False
+    return True
+
+
+def entry_check(guards, function):
+    """The guard statements put first in the generated ``function`` (a gast def)."""
+    test = " or ".join(f"{dotted} is not {name}" for name, dotted, _ in guards)
+    text = f"if {test}:\n    return _sg.regenerated({function.name})({_forwarded(function.args)})"
+    check = syntax.quote(text)
+    note = syntax.comment("Guard: the names this code was generated from still denote "
+                          "the same objects")
+    return [note] + check
+
+
+def redirect_check(saved, seed):
+    """The statement put first in a backward sweep (see the module doc)."""
+    return syntax.quote(f"if type({saved}) is _sg.Redirected:\n"
+                        f"    return {saved}.backward({seed})")
+
+
+def _forwarded(args):
+    """The call arguments passing a def's parameters on unchanged."""
+    parts = [a.id for a in args.posonlyargs + args.args]
+    if args.vararg is not None:
+        parts.append(f"*{args.vararg.id}")
+    parts += [f"{a.id}={a.id}" for a in args.kwonlyargs]
+    if args.kwarg is not None:
+        parts.append(f"**{args.kwarg.id}")
+    return ", ".join(parts)
+
+
+def without_checks(source):
+    """Generated source without its guard and hand-over statements (an emitted module
+    is a snapshot: it imports what the names denote and has no compiler to call)."""
+    lines = source.splitlines(keepends=True)
+    out, skip = [], 0
+    for line in lines:
+        stripped = line.strip()
+        if skip:
+            skip -= 1
+            continue
+        if stripped.startswith("# Guard: the names this code"):
+            skip = 2
+            continue
+        if stripped.startswith("if type(") and "is _sg.Redirected:" in stripped:
+            skip = 1
+            continue
+        out.append(line)
+    return "".join(out)
