@@ -9,7 +9,8 @@ one per set of bindings of the names they resolved (``srcgrad.guards``): ``find`
 returns the one whose guards hold now.
 
 ``functools.wraps`` copies a function's ``__dict__`` to its wrapper: the store records
-its owner, and a copied store is ignored.
+its owner, and a copied store is ignored; pickled (a function sent by value), it is an
+empty dict.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ class _Store(dict):
         super().__init__()
         self.owner = owner
 
+    def __reduce__(self):   # a function pickled by value (cloudpickle) takes no units along
+        return dict, ()
+
 
 def _store(fn, create):
     store = getattr(fn, "__dict__", {}).get(_ATTRIBUTE)
-    if store is not None and store.owner is fn:
+    if getattr(store, "owner", None) is fn:
         return store
     if not create:
         return None
