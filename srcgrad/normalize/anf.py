@@ -194,13 +194,12 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
             return False
 
     def is_local(self, dotted):
-        """Is the root of ``dotted`` a parameter or local of the function (``x.T.T``: an
-        attribute of an attribute of a value, one operation each)?"""
+        """Is the root of ``dotted`` a value rather than a module (``x.T.T``: an attribute
+        of an attribute of a value, one operation each)? Names of inlined helpers count:
+        anything that is not a module the function reads globally."""
         if self.parsed is None:
             return False
-        root = dotted.split(".")[0]
-        node = self.parsed.node
-        return root in syntax.param_names(node.args) or root in syntax.names_in(node, gast.Store)
+        return not self.is_module_path(syntax.quote_expr(dotted.split(".")[0]))
 
     def atoms(self, exprs):
         pre, out = [], []
