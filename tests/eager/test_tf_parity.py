@@ -195,3 +195,22 @@ def test_batch_jacobian_errors_are_tfs():
         y = x * 2.0
     with pytest.raises(RuntimeError, match="persistent=True to compute the batch_jacobian"):
         tape.batch_jacobian(y, x, experimental_use_pfor=False)
+
+
+C_GLOBAL = sg.constant(np.array([0.5, -1.0]))
+B_GLOBAL = sg.Variable(2.0)
+
+
+def reads_a_global_constant(x):
+    return np.sum(np.tanh(C_GLOBAL * x)) + 3.0 * B_GLOBAL
+
+
+def test_a_global_constant_does_not_zero_the_gradients():
+    """TF: a constant read inside f is a constant: dB = 3.0, and d/dx is
+    (1 - tanh(C x)^2) C."""
+    x = np.array([1.0, 2.0])
+    [(grad, variable)] = sg.implicit_gradients(reads_a_global_constant)(x)
+    assert variable is B_GLOBAL and np.isclose(grad, 3.0)
+    [dx] = sg.gradients_function(reads_a_global_constant)(x)
+    c = C_GLOBAL.numpy()
+    assert np.allclose(dx, (1 - np.tanh(c * x) ** 2) * c)
