@@ -19,11 +19,6 @@ REFUSED = {("tape", "factory_lambda"), ("tape", "factory_closure"),
            ("implicit", "factory_lambda"), ("implicit", "factory_closure")}
 
 
-# Wrappers made with functools.wraps are differentiated as the function they wrap until
-# the frontend stops unwrapping them (a wrong number: never accepted as passing).
-WRONG_TODAY = {"decorator"}
-
-
 def numeric_hessian_vector(f, x, v, eps=1e-4):
     """d/dt of the finite-difference gradient at x + t v (central, both levels)."""
     plus = numeric_grad(f, [x + eps * v], 0, eps=1e-5)
@@ -33,8 +28,6 @@ def numeric_hessian_vector(f, x, v, eps=1e-4):
 
 def check(api, name, run):
     """``run()`` passes, or raises a srcgrad error where ``REFUSED`` says so."""
-    if name in WRONG_TODAY:
-        pytest.xfail("functools.wraps wrappers are unwrapped by the frontend")
     if (api, name) in REFUSED:
         with pytest.raises(sg.SrcgradError):
             run()
