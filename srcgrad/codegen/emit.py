@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 
 from srcgrad import syntax
 from srcgrad.syntax import gast
@@ -29,6 +30,12 @@ class _Chunk:
     lines: list
     line_map: list = dataclasses.field(default_factory=list)   # (line index, user line)
     last_code: int = None   # index of its last line that is not a comment
+
+
+def source_location(filename, lineno):
+    """Where a generated module came from, short enough for its header line: the file's
+    name, not its whole path (``model.py:12``, ``<srcgrad f 1a2b3c>:4``)."""
+    return f"{os.path.basename(filename) or filename}:{lineno}"
 
 
 def render_module(header, functions):
