@@ -30,6 +30,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     Variable reads are wrapped as the caller's are)."""
     from srcgrad import syntax
     from srcgrad.normalize import anf, control_flow, desugar, rename, tuples, variables
+    from srcgrad.normalize.aliased_writes import follow_aliased_writes
     from srcgrad.normalize.branch_tests import freeze_branch_tests
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
@@ -41,6 +42,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)
     inliner = Inliner(parsed, namer, eager) if inline else None
     node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
+    node.body = follow_aliased_writes(node.body, syntax.param_names(node.args), parsed, namer)
     node.body = tuples.forward_tuple_items(node.body)
     node.body = freeze_branch_tests(node.body, namer)
     node.body = rename.rename_reassignments(node.body, syntax.param_names(node.args), namer)

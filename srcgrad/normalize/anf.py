@@ -62,6 +62,8 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
         for stmt in body:
             new = self.statement(stmt)
             syntax.set_line(new, stmt.lineno)
+            if getattr(stmt, "inplace", False) and new and isinstance(new[-1], gast.Assign):
+                new[-1].inplace = True   # x += v: the rebinding of x (see analysis.aliases)
             out.extend(new)
         return out
 

@@ -54,7 +54,9 @@ def _desugar_augassign(stmt, namer):
     target = stmt.target
     if isinstance(target, gast.Name):
         value = gast.BinOp(left=syntax.name(target.id), op=stmt.op, right=stmt.value)
-        return [syntax.assign(target.id, value)]
+        rebind = syntax.assign(target.id, value)
+        rebind.inplace = True   # in place for arrays and lists (see analysis.aliases)
+        return [rebind]
     # x[i] += v: evaluate the index once (each part of it, as a slice is no value).
     prelude = []
     index = _index_once(target.slice, namer, prelude)

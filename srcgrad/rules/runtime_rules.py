@@ -19,13 +19,14 @@ from srcgrad.rules.registry import defadjoint, defelementwise, definplace, defli
 
 defnondiff(rt.zeros_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask, rt.inverse_axes,
            rt.zeros_like_structure, rt.all_scalars, rt.read_constant, rt.ones_seed,
-           rt.zip_length, rt.check_array_types)
+           rt.zip_length, rt.check_array_types, rt.check_unshared, rt.updates_in_place)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
 deflinear(rt.broadcast_like, "v, x", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.broadcast_tangent, "v, ans_", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.snapshot, "v", "g", linear_in="v")
+deflinear(rt.private_copy, "v, others=(), line=None", "g", linear_in="v")
 deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies of stacks
 deflinear(rt.finish, "v, primal", "g", linear_in="v")
 deflinear(rt.item_adjoint, "v, index, value",

@@ -10,6 +10,7 @@ modules what rule rows call;
 """
 
 from srcgrad.runtime.adjoints import *  # noqa: F403
+from srcgrad.runtime.aliasing import *  # noqa: F403
 from srcgrad.runtime.array_adjoints import *  # noqa: F403
 from srcgrad.runtime.container_adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403

@@ -65,7 +65,9 @@ def test_no_golden_without_a_program():
     assert files == set(GOLDEN)
 
 
-# Including programs that reassign names (reassigned, augmented_ops): they are renamed.
+# Including programs that reassign names (reassigned): they are renamed. Not
+# augmented_ops: its `y = x; y += w` updates x too when x is an array (in place), so which
+# value x holds afterwards is decided at run time.
 STRAIGHT_LINE = [
     pytest.param(program, id=program.__name__)
     for program in [
@@ -73,7 +75,6 @@ STRAIGHT_LINE = [
         arithmetic.mixed_scalar_array, arithmetic.reused_value, arithmetic.math_functions,
         arrays.mlp, arrays.layer_norm, arrays.softmax_cross_entropy, containers.tuple_unpack,
         containers.slice_read, calls.helper_chain, arithmetic.reassigned,
-        arithmetic.augmented_ops,
     ]
 ]
 

@@ -130,6 +130,8 @@ USES = {
     rt.zip_length: lambda x: float(rt.zip_length(x * 2.0, [x[0], x[1]])),
     rt.call_method: lambda x: float(rt.call_method(x * 2.0, "argmax")),   # constant names only
     rt.sorted_order: lambda x: _total(rt.sorted_order(list(x[::-1] * 2.0), key=abs)),
+    rt.updates_in_place: lambda x: float(rt.updates_in_place(x * 2.0)),
+    rt.check_unshared: lambda x: float(rt.check_unshared(x * 2.0, x[0]) is None),
 }
 try:
     import scipy.special

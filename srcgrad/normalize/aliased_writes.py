@@ -1,0 +1,175 @@
+"""Writes through names that may share storage with others, made explicit or refused
+(runs on A-normal form, with ``analysis.aliases``).
+
+The modes read each name as its own value, so a write through one name must show in every
+name that refers to the same storage:
+
+- ``np.f(a, out=y)`` becomes ``_f = np.f(a); y[...] = _f`` (and the call's value is ``y``);
+- a name surely bound to the written object (``z = y``) is rebound after the write;
+- a name that may share storage otherwise (a view, an item of a container) and is read
+  later gets a guard before the write, which refuses it at run time when the storage is
+  really shared (``old = x[i]`` of a vector is a number and passes);
+- an argument the function writes into (or may, through a view or an item) is copied on
+  entry, so the caller's arrays are never written.
+
+Before::                             After::
+
+    def f(x):                            def f(x):
+        y = x * 2.0                          x = _sg.private_copy(x, (), line=1)
+        z = y                                y = x * 2.0
+        z[0] = x[1]                          z = y
+        v = y[:2]                            _x_item = x[1]
+        x[2] = v[0]                          z[0] = _x_item
+        return np.sum(y * x)                 y = z
+                                             v = y[:2]
+                                             _v_item = v[0]
+                                             _sg.check_unshared(x, v, 'x', 'v', line=6)
+                                             x[2] = _v_item
+                                             ...
+"""
+
+from __future__ import annotations
+
+import types
+
+from srcgrad import syntax
+from srcgrad.analysis.aliases import analyze_aliases
+from srcgrad.analysis.cfg import CFG
+from srcgrad.analysis.dataflow import defined_names, live_names
+from srcgrad.syntax import gast
+
+
+def follow_aliased_writes(body, params, parsed, namer):
+    """Rewrite ``body`` (A-normal form) as described in the module docstring. Code that
+    srcgrad generated is left as it is: it writes only into arrays it allocated, and its
+    backward sweep restores each overwritten item before any view of it is read again."""
+    body = _lower_out_arguments(body, namer)
+    if _is_generated(parsed.fn):
+        return body
+    facts = analyze_aliases(body, params, lambda name: _is_module(parsed, name))
+    cfg = CFG(params, body)
+    live, defined = live_names(cfg), defined_names(cfg, params, definitely=True)
+    local = set(params) | set(syntax.names_in(gast.Module(body=body, type_ignores=[]),
+                                              gast.Store))
+    before, after, private, unbound = {}, {}, set(), set()
+    for stmt, name, kind in facts.writes:
+        affected = facts.affected_by(name)
+        if kind != "inplace":   # the generated code rebinds for `x += v`, never writes
+            private.update(p for p in params if p in affected)
+        for other in sorted(affected):
+            if other not in local and kind != "inplace":
+                raise parsed.error(
+                    f"writing into `{other}`, which this function does not own (a global or "
+                    "closure variable, or storage it refers to), is not supported: pass it "
+                    "in and return the new value", stmt)
+        node = cfg.node(stmt)
+        produced = set(syntax.names_in(stmt, gast.Store)) - {name}   # x = lst.pop()
+        for other in sorted(affected - {name} - produced):
+            if not live.has(node, other):
+                continue   # not read again before it is rebound
+            if facts.same_object(stmt, name, other):
+                after.setdefault(id(stmt), []).extend(_rebind(other, name, kind, namer))
+            else:
+                before.setdefault(id(stmt), []).append(_guard(name, other, kind, stmt))
+                if not defined.has(node, other):
+                    unbound.add(other)   # bound on some paths only: None until then
+    body = _insert(body, before, after)
+    unset = [syntax.assign(other, syntax.const(None)) for other in sorted(unbound)]
+    syntax.set_line(unset, parsed.node.lineno)
+    private = sorted(private, key=params.index)
+    return _private_copies(private, params, parsed, namer) + unset + body
+
+
+def _rebind(other, written, kind, namer):
+    """``other = written`` after the write (only when ``x += v`` was in place)."""
+    rebind = syntax.assign(other, syntax.name(written))
+    if kind != "inplace":
+        return [rebind]
+    flag = namer.temp("in_place")
+    test = syntax.quote_expr("_sg.updates_in_place(x)", x=other)
+    return [syntax.assign(flag, test),
+            gast.If(test=syntax.name(flag), body=[rebind], orelse=[])]
+
+
+def _guard(written, other, kind, stmt):
+    call = syntax.quote_expr("_sg.check_unshared(w, o)", w=written, o=other)
+    call.args += [syntax.const(written), syntax.const(other)]
+    call.keywords = [gast.keyword(arg="line", value=syntax.const(stmt.lineno))]
+    if kind == "inplace":
+        call.keywords.append(gast.keyword(arg="inplace", value=syntax.const(True)))
+    return gast.Expr(value=call)
+
+
+def _insert(body, before, after):
+    out = []
+    for stmt in body:
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and isinstance(stmt, gast.stmt) \
+                    and not isinstance(stmt, gast.Raise):
+                setattr(stmt, field, _insert(inner, before, after))
+        added_before, added_after = before.get(id(stmt), []), after.get(id(stmt), [])
+        syntax.set_line(added_before + added_after, stmt.lineno)
+        out.extend(added_before + [stmt] + added_after)
+    return out
+
+
+def _private_copies(private, params, parsed, namer):
+    """``x_copy = _sg.private_copy(x, (other params...)); x = x_copy`` for each
+    argument the function writes into (a target never appears in its own value)."""
+    line = parsed.node.lineno
+    out = []
+    for param in private:
+        others = gast.Tuple(elts=[syntax.name(p) for p in params if p != param],
+                            ctx=gast.Load())
+        copy = syntax.quote_expr("_sg.private_copy(x, others)", x=param, others=others)
+        copy.keywords = [gast.keyword(arg="line", value=syntax.const(line))]
+        temp = namer.temp(f"{param}_copy")
+        out += [syntax.assign(temp, copy), syntax.assign(param, syntax.name(temp))]
+    syntax.set_line(out, line)
+    return out
+
+
+def _lower_out_arguments(body, namer):
+    """``r = np.f(a, out=y)`` -> ``_f = np.f(a); y[...] = _f; r = y`` (``out`` a name)."""
+    out = []
+    for stmt in body:
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and isinstance(stmt, gast.stmt) \
+                    and not isinstance(stmt, gast.Raise):
+                setattr(stmt, field, _lower_out_arguments(inner, namer))
+        call = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
+        keyword = next((kw for kw in getattr(call, "keywords", ()) if kw.arg == "out"), None)
+        if not isinstance(call, gast.Call) or keyword is None \
+                or not isinstance(keyword.value, gast.Name):
+            out.append(stmt)
+            continue
+        destination = keyword.value.id
+        call.keywords = [kw for kw in call.keywords if kw is not keyword]
+        temp = namer.temp(getattr(call.func, "attr", None) or "out")
+        store = gast.Subscript(value=syntax.name(destination), slice=gast.Constant(
+            value=Ellipsis, kind=None), ctx=gast.Store())
+        lowered = [syntax.assign(temp, call), syntax.assign(store, syntax.name(temp))]
+        if isinstance(stmt, gast.Assign):
+            lowered.append(syntax.assign(stmt.targets[0], syntax.name(destination)))
+        syntax.set_line(lowered, stmt.lineno)
+        out.extend(lowered)
+    return out
+
+
+def _is_module(parsed, name):
+    """Is ``name`` a module the function reads globally (``np``: never written)?"""
+    try:
+        return isinstance(parsed.resolve(name), types.ModuleType)
+    except KeyError:
+        return False
+
+
+def _is_generated(fn):
+    """Is ``fn`` a derivative srcgrad generated (``grad(grad(f))`` compiles one)?"""
+    from srcgrad import compiler, compiler_forward
+
+    unit = getattr(fn, "unit", None)
+    return isinstance(unit, (compiler.ReverseUnit, compiler_forward.ForwardUnit)) \
+        and unit.filename == fn.__code__.co_filename

@@ -1,0 +1,73 @@
+"""What generated code calls where a write may reach storage that another name also
+refers to (see ``analysis.aliases``): a guard that refuses a write the compiler cannot
+follow, the test of whether ``x += v`` updates ``x`` in place, and the private copy of an
+argument the function writes into (the caller's arrays are never written)."""
+
+import numpy as np
+
+from srcgrad.errors import TransformError
+
+__all__ = ["check_unshared", "updates_in_place", "private_copy"]
+
+_MAX_DEPTH = 8   # how deep containers are searched for shared storage
+
+
+def updates_in_place(value):
+    """Does ``value += v`` update ``value`` itself (arrays and lists), not rebind?"""
+    return isinstance(value, (np.ndarray, list))
+
+
+def check_unshared(written, other, name="", other_name="", line=None, inplace=False):
+    """Refuse (``TransformError``) a write through ``written`` that would also change
+    ``other`` (a view of it, the same object, or a container holding it)."""
+    if inplace and not updates_in_place(written):
+        return
+    if shares(written, other):
+        where = f"line {line}: " if line is not None else ""
+        raise TransformError(
+            f"{where}writing into `{name}` also changes `{other_name}` (one is a view of, "
+            "the same object as, or an item of the other), which is read afterwards; "
+            "srcgrad cannot follow such a write: copy one of them first (`.copy()`, "
+            "`list(...)`)")
+
+
+def shares(written, other, depth=0):
+    """May a write through ``written`` change what ``other`` holds?"""
+    if other is written and isinstance(written, (np.ndarray, list, dict)):
+        return True
+    if isinstance(written, np.ndarray) and isinstance(other, np.ndarray):
+        return bool(np.may_share_memory(written, other))
+    if depth >= _MAX_DEPTH:
+        return isinstance(other, (list, tuple, dict))
+    if isinstance(other, (list, tuple)):
+        return any(shares(written, item, depth + 1) for item in other)
+    if isinstance(other, dict):
+        return any(shares(written, item, depth + 1) for item in other.values())
+    return False
+
+
+def private_copy(value, others=(), line=None):
+    """A copy of an argument the function writes into (arrays, lists, dicts and tuples
+    copied all the way down); refused when another argument shares its storage, since
+    the compiler reads each argument as its own value."""
+    for other in others:
+        if shares(value, other) or shares(other, value):
+            where = f" (line {line})" if line is not None else ""
+            raise TransformError(
+                f"the function writes into an argument{where} that shares storage with "
+                "another argument (the same array passed twice, or a view of it): "
+                "srcgrad differentiates each argument as its own value; pass copies")
+    return _copy(value)
+
+
+def _copy(value):
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    if isinstance(value, dict):
+        return type(value)((key, _copy(item)) for key, item in value.items()) \
+            if type(value) is not dict else {key: _copy(item) for key, item in value.items()}
+    if type(value) is tuple:
+        return tuple(_copy(item) for item in value)
+    return value

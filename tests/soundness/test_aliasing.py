@@ -1,0 +1,174 @@
+"""Writes through names that share storage with others: differentiated exactly (name
+aliases of arrays, lists and dicts, ``out=``, ``+=`` through an alias) or refused with a
+TransformError naming the line (views, items of nested containers), never a silent
+constant. Each against finite differences in every mode."""
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from tests.conftest import numeric_grad
+from tests.soundness.oracle_modes import X, check_modes
+
+
+def write_through_array_alias(x):
+    y = np.zeros(3)
+    y[1] = x[1]
+    z = y
+    z[0] = x[0] ** 3
+    return np.sum(y * y)
+
+
+def out_argument(x):
+    y = np.zeros(3)
+    np.multiply(x, x, out=y)
+    return np.sum(y * x)
+
+
+def out_argument_value(x):
+    y = np.ones(3)
+    r = np.sin(x, out=y)
+    return np.sum(r * y) + y[0]
+
+
+def append_through_list_alias(x):
+    a = [x[0]]
+    b = a
+    b.append(x[1] * x[2])
+    return a[0] * a[1]
+
+
+def write_through_dict_alias(x):
+    a = {"p": x[0]}
+    b = a
+    b["q"] = x[1] ** 2
+    return a["p"] * a["q"]
+
+
+def augmented_assignment_through_alias(x):
+    y = x * 1.0
+    z = y
+    z += x ** 2        # in place: y changes too
+    return np.sum(y * x)
+
+
+def alias_in_a_loop(x):
+    y = np.zeros(3)
+    for i in range(3):
+        z = y
+        z[i] = x[i] * (i + 1.0)
+    return np.sum(y ** 2)
+
+
+def inlined_helper_appends(x):
+    def push(items, value):
+        items.append(value)
+
+    a = [x[0]]
+    push(a, x[1] * 3.0)
+    return a[0] * a[1]
+
+
+def scalar_item_read_before_write(x):
+    y = x * 2.0
+    old = y[0]           # a number, not a view: the write below does not change it
+    y[0] = x[1] ** 2
+    return old * np.sum(y)
+
+
+EXACT = [write_through_array_alias, out_argument, out_argument_value,
+         append_through_list_alias, write_through_dict_alias,
+         augmented_assignment_through_alias, alias_in_a_loop, inlined_helper_appends,
+         scalar_item_read_before_write]
+
+
+@pytest.mark.parametrize("f", EXACT, ids=lambda f: f.__name__)
+def test_aliased_writes_are_exact_in_every_mode(f):
+    assert np.any(check_modes(f) != 0.0)
+
+
+def augmented_assignment_on_a_view(x):
+    y = x * 2.0
+    v = y[:2]
+    v *= 3.0             # changes y[:2]
+    return np.sum(y * y)
+
+
+def item_write_through_a_view(x):
+    y = x * 2.0
+    v = y[1:]
+    v[0] = x[0] ** 2     # changes y[1]
+    return np.sum(y)
+
+
+def transpose_view(x):
+    m = np.outer(x, x)
+    t = m.T
+    t[0, 1] = x[2]       # changes m[1, 0]
+    return np.sum(m * m)
+
+
+def reshape_view(x):
+    m = x * 1.0
+    r = m.reshape(3, 1)
+    r[2, 0] = x[0] ** 2  # changes m[2]
+    return np.sum(m ** 2)
+
+
+def row_of_a_matrix(x):
+    m = np.outer(x, x)
+    row = m[0]
+    m[0, 1] = 5.0        # changes row[1]
+    return np.sum(row * x)
+
+
+def nested_list_alias(x):
+    a = [[x[0], x[1]], [x[2]]]
+    inner = a[0]
+    inner.append(x[2] ** 2)   # changes a[0]
+    return a[0][2] * a[1][0]
+
+
+REFUSED = [augmented_assignment_on_a_view, item_write_through_a_view, transpose_view,
+           reshape_view, row_of_a_matrix, nested_list_alias]
+
+
+def _marked_line(f):
+    import inspect
+
+    lines, first = inspect.getsourcelines(f)
+    return first + next(i for i, text in enumerate(lines) if "# changes" in text)
+
+
+@pytest.mark.parametrize("f", REFUSED, ids=lambda f: f.__name__)
+def test_writes_through_views_and_items_are_refused_at_their_line(f):
+    line = _marked_line(f)
+    for run in (lambda: sg.grad(f)(X.copy()), lambda: sg.jvp(f)(X.copy(), np.ones(3)),
+                lambda: sg.value_and_grad(f)(X.copy())):
+        with pytest.raises(sg.TransformError, match=f"line {line}: writing into"):
+            run()
+
+
+def test_the_same_array_passed_twice_to_a_writing_function_is_refused():
+    def f(a, b):
+        a[0] = b[1] * 3.0
+        return np.sum(a * b)
+
+    x = X.copy()
+    with pytest.raises(sg.TransformError, match="shares storage with another argument"):
+        sg.grad(f, wrt=(0, 1))(x, x)
+    expected = numeric_grad(lambda b: f(X.copy(), b.copy()), [X.copy()], 0)
+    np.testing.assert_allclose(sg.grad(f, wrt=1)(X.copy(), X.copy()), expected, atol=1e-6)
+
+
+def test_writing_into_a_global_array_is_refused():
+    with pytest.raises(sg.TransformError, match="does not own"):
+        sg.grad(_writes_global)(X.copy())
+
+
+BUFFER = np.zeros(3)
+
+
+def _writes_global(x):
+    BUFFER[0] = x[0] * 2.0
+    return np.sum(BUFFER * x)
