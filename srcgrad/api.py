@@ -15,6 +15,7 @@ from typing import TypeVar
 from srcgrad import compiler, debug, pickling
 from srcgrad import has_aux as aux
 from srcgrad.frontend.fence import check_function
+from srcgrad.frontend.freshness import own_signature
 from srcgrad.frontend.parse import parse_function
 from srcgrad.pickling import derivative
 from srcgrad.typing import Function, Wrt
@@ -43,7 +44,7 @@ def parameter_names(fn, bound):
     """Positional parameters (``wrt`` indices count these, after ``self`` for a method)
     followed by keyword-only ones (reachable by name)."""
     kinds = inspect.Parameter
-    signature = inspect.signature(fn).parameters.values()
+    signature = own_signature(fn).parameters.values()
     params = [p.name for p in signature if p.kind in (kinds.POSITIONAL_ONLY,
                                                        kinds.POSITIONAL_OR_KEYWORD)]
     params = params[1:] if bound is not None else params

@@ -128,6 +128,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     unit_cache.add(fn, mode, wrt, unit)
     created.append(unit)
     parsed = parse_function(fn)
+    parsed.require_parameters((wrt,) if isinstance(wrt, str) else wrt)
     stored = disk_cache.lookup(parsed, wrt, mode, required=("zero_wrt", "guards"))
     if stored.hit:
         try:

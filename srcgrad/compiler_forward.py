@@ -18,7 +18,6 @@ reverse mode's); a failed compile leaves the cache as it was.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import weakref
 
 from srcgrad import cache as disk_cache
@@ -27,6 +26,7 @@ from srcgrad.codegen import emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
+from srcgrad.frontend.freshness import own_signature
 from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.forward import ForwardMode
 from srcgrad.normalize import normalize_function
@@ -91,6 +91,7 @@ def _compile(fn, wrt, created):
     unit_cache.add(fn, "forward", wrt, unit)
     created.append(unit)
     parsed = parse_function(fn)
+    parsed.require_parameters(wrt)
     stored = disk_cache.lookup(parsed, wrt, "forward", required=("tangent_names", "guards"))
     if stored.hit:
         try:
@@ -185,4 +186,4 @@ def call_jvp(unit, args, tangents, **kwargs):
 
 
 def parameters(fn):
-    return tuple(inspect.signature(fn).parameters)
+    return tuple(own_signature(fn).parameters)

@@ -37,6 +37,7 @@ import inspect
 
 from srcgrad import compiler, runtime
 from srcgrad.compiler_forward import forward_unit
+from srcgrad.frontend.freshness import own_signature
 
 
 class _CustomUnit:
@@ -65,7 +66,7 @@ class _Custom:
     def __init__(self, fn):
         functools.update_wrapper(self, fn)
         self.fn = fn
-        self.params = tuple(inspect.signature(fn).parameters)
+        self.params = tuple(own_signature(fn).parameters)
 
     def __call__(self, *args, **kwargs):
         return self.fn(*args, **kwargs)
@@ -124,7 +125,7 @@ class custom_jvp(_Custom):
     def srcgrad_forward_unit(self, wrt):
         if self.rule is None:
             return forward_unit(self.fn, wrt)
-        signature = inspect.signature(self.fn)
+        signature = own_signature(self.fn)
         keywords = {p: f"{p}_dot" for p in wrt}
         rule = self.rule
 

@@ -12,12 +12,12 @@ parameter that received random values. Exits 1 when the check fails.
 from __future__ import annotations
 
 import ast
-import inspect
 
 import numpy as np
 
 from srcgrad.cli.errors import UsageError
 from srcgrad.cli.load import load_function, resolve_wrt
+from srcgrad.frontend.freshness import own_signature
 
 DEFAULT_SHAPE = (3,)
 
@@ -78,7 +78,7 @@ def make_inputs(fn, shapes, wrt, rng, positive=False, values=None):
         return float(values) if shape == () else values
 
     args, randomised = [], []
-    for param in inspect.signature(fn).parameters.values():
+    for param in own_signature(fn).parameters.values():
         if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
             continue
         default = param.default
@@ -96,7 +96,7 @@ def make_inputs(fn, shapes, wrt, rng, positive=False, values=None):
             continue
         args.append(draw(shape))
         randomised.append(param.name)
-    unknown = (set(shapes) | set(values)) - set(inspect.signature(fn).parameters)
+    unknown = (set(shapes) | set(values)) - set(own_signature(fn).parameters)
     if unknown:
         raise UsageError(f"no parameter named {', '.join(sorted(unknown))}")
     return args, randomised

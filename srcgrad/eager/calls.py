@@ -15,7 +15,6 @@ computation.
 from __future__ import annotations
 
 import functools
-import inspect
 
 import numpy as np
 
@@ -34,7 +33,7 @@ from srcgrad.eager.structure import same
 from srcgrad.eager.tape import recording_tapes
 from srcgrad.eager.variables import TRACKED_TYPES, Tensor
 from srcgrad.errors import SrcgradError
-from srcgrad.frontend.freshness import own_wrapper
+from srcgrad.frontend.freshness import own_signature, own_wrapper
 from srcgrad.runtime.variables import COLLECT, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
@@ -121,7 +120,7 @@ def _call_under_tape(wrapper, fn, units, args, kwargs):
 def record_call(fn, units, args, kwargs, tape):
     """Call ``fn`` through its generated forward and record one node on ``tape``."""
     if kwargs:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound = own_signature(fn).bind(*args, **kwargs)
         args, kwargs = bound.args, bound.kwargs
     values, wrt, inputs = args, (), ()
     for arg in args:
@@ -155,7 +154,7 @@ class _CallPlan(PlanBase):
     __slots__ = ("unit", "variant")
 
     def __init__(self, fn, wrt):
-        names = list(inspect.signature(fn).parameters)
+        names = list(own_signature(fn).parameters)
         self.unit = compiler.reverse_unit(fn, tuple(names[i] for i in wrt), eager=True)
         self.variant = static.split_variant(self.unit)
         # calls with no tracked argument may take ``fastpath.record_direct``

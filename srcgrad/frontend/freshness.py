@@ -16,7 +16,9 @@ Before: ``def f(x): return 2.0 * x`` imported, then the file edited to ``3.0 * x
 ``own_wrapper(wrapper)`` marks a wrapper srcgrad itself makes (``functools.wraps``
 around a function it calls unchanged, such as ``sg.differentiable``'s) by its code
 object, which a user's decorator cannot copy; ``unwrap_own`` follows ``__wrapped__``
-through those only. Any other decorated wrapper is differentiated as the wrapper.
+through those only. Any other decorated wrapper is differentiated as the wrapper, so
+its parameters are its own: ``own_signature`` reads them from its code, not from the
+function ``functools.wraps`` copied a ``__wrapped__`` from.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import __future__
 
 import ast
 import functools
+import inspect
 import linecache
 import types
 
@@ -39,6 +42,15 @@ def own_wrapper(wrapper):
     """Mark ``wrapper`` (whose ``__wrapped__`` it calls unchanged) as that function."""
     _OWN_WRAPPERS.add(wrapper.__code__)
     return wrapper
+
+
+def own_signature(fn):
+    """The signature of what srcgrad differentiates: a Python function's own parameters
+    (``inspect`` follows any ``__wrapped__`` and would give the wrapped function's), past
+    srcgrad's own wrappers only; for other callables (NumPy's dispatchers, builtins)
+    what ``inspect`` reports."""
+    fn = unwrap_own(fn)
+    return inspect.signature(fn, follow_wrapped=not isinstance(fn, types.FunctionType))
 
 
 def unwrap_own(fn):

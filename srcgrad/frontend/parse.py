@@ -46,6 +46,17 @@ class ParsedFunction:
         col = getattr(node, "col_offset", None)
         return cls(message, self.filename, lineno, col, self.fn.__name__)
 
+    def require_parameters(self, names):
+        """Every name in ``names`` (a ``wrt``) is a parameter of the parsed function;
+        a name it does not bind would be read from the module's globals instead."""
+        params = syntax.param_names(self.node.args)
+        missing = [name for name in names if name not in params]
+        if missing:
+            raise ValueError(
+                f"srcgrad: wrt names {', '.join(map(repr, missing))}, which "
+                f"{self.fn.__qualname__} (as its code is written: {', '.join(params)}) "
+                "does not take as a parameter")
+
     def _global(self, head, dotted):
         """A global or builtin. Indexing, not ``in``: the globals of generated code
         (``codegen.loader.LiveGlobals``) find the user's globals on a miss."""

@@ -9,6 +9,7 @@ import types
 import numpy as np
 
 from srcgrad import syntax
+from srcgrad.frontend.freshness import own_signature
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
@@ -211,10 +212,9 @@ def structure_fields(cls):
 def _stores_only(constructor, fields):
     """Is ``constructor`` the one ``namedtuple`` / ``dataclasses`` generated (compiled from
     a string) with exactly ``fields`` as its parameters?"""
-    import inspect
 
     code = getattr(constructor, "__code__", None)
     if code is None or code.co_filename != "<string>":
         return False
-    params = list(inspect.signature(constructor).parameters)[1:]
+    params = list(own_signature(constructor).parameters)[1:]
     return tuple(params) == fields

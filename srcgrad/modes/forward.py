@@ -29,6 +29,7 @@ import dataclasses
 from srcgrad import syntax
 from srcgrad.analysis.arrays import proven_arrays
 from srcgrad.errors import MissingRuleError
+from srcgrad.frontend.freshness import own_signature
 from srcgrad.modes.calls import bare_call_error, call_target, classify_call, is_array_attribute
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
@@ -264,9 +265,8 @@ class ForwardMode:
 
     def user_call(self, stmt, info, target, call, state):
         """``y = g(a, b)`` -> ``y, y_dot = g_jvp(a, b, a_dot=...)``."""
-        import inspect
 
-        signature = inspect.signature(info.target).parameters.values()
+        signature = own_signature(info.target).parameters.values()
         if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in signature):
             raise self.parsed.error(f"forward mode does not support calls to `{info.name}`, "
                                     "which takes *args or **kwargs, yet", stmt)

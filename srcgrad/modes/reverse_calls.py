@@ -24,9 +24,8 @@ derivatives: its attributes then get cotangents, like any container).
 
 from __future__ import annotations
 
-import inspect
-
 from srcgrad import syntax
+from srcgrad.frontend.freshness import own_signature
 from srcgrad.syntax import gast
 
 
@@ -81,7 +80,7 @@ class CallExpander:
         parameters whose arguments carry a derivative (all of them in eager units, whose
         callees may read Variables)."""
         mode = self.mode
-        params = list(inspect.signature(info.target).parameters)
+        params = list(own_signature(info.target).parameters)
         bound = mode.rules.bind_user_call(stmt, info, params)
         active = tuple(p for p in params if p in bound and (
             mode.eager or any(mode.varied(stmt, a) for a in _atoms(bound[p]))))

@@ -16,6 +16,7 @@ import re
 
 from srcgrad import syntax
 from srcgrad.errors import MissingRuleError, TransformError
+from srcgrad.frontend.freshness import own_signature
 from srcgrad.optimize.const_fold import fold_constants
 from srcgrad.rules import REGISTRY
 from srcgrad.syntax import gast
@@ -99,7 +100,7 @@ class RuleExpander:
         ``**kwargs``, which must not carry derivatives."""
         import inspect
 
-        kinds = {p.name: p.kind for p in inspect.signature(info.target).parameters.values()}
+        kinds = {p.name: p.kind for p in own_signature(info.target).parameters.values()}
         named = [p for p in params if kinds[p] not in (inspect.Parameter.VAR_POSITIONAL,
                                                       inspect.Parameter.VAR_KEYWORD)]
         positional = [p for p in named if kinds[p] != inspect.Parameter.KEYWORD_ONLY]

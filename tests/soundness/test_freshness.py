@@ -151,8 +151,47 @@ def test_decorated_wrapper_is_differentiated_as_the_wrapper(f):
     assert derivative == pytest.approx(np.sum(expected), rel=1e-6)
 
 
+def scaled_by(factor):
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(v, w=1.0):
+            return factor * fn(v * w)
+        return wrapper
+    return decorate
+
+
+@scaled_by(3.0)
+def cube_sum(x):
+    return np.sum(x ** 3)
+
+
+def test_a_wrapper_has_its_own_parameters_not_the_wrapped_ones():
+    """``functools.wraps`` copies ``__wrapped__``, so ``inspect.signature`` reports the
+    wrapped function's ``x``; the code that runs takes ``v`` and ``w``. A gradient asked
+    for ``x`` was the zeros of a global of that name."""
+    expected = numeric_grad(cube_sum, [X], 0)
+    np.testing.assert_allclose(sg.grad(cube_sum)(X), expected, rtol=1e-6)
+    np.testing.assert_allclose(sg.grad(cube_sum, wrt="v")(X), expected, rtol=1e-6)
+    np.testing.assert_allclose(sg.grad(cube_sum, wrt=1)(X, 0.5),
+                               numeric_grad(cube_sum, [X, 0.5], 1), rtol=1e-6)
+    _, derivative = sg.jvp(cube_sum)(X, np.ones(3))
+    assert derivative == pytest.approx(np.sum(expected), rel=1e-6)
+    with pytest.raises(ValueError, match="'x'"):
+        sg.grad(cube_sum, wrt="x")
+
+
+def test_the_compiler_refuses_a_wrt_its_function_does_not_take():
+    from srcgrad import compiler, compiler_forward
+
+    with pytest.raises(ValueError, match="does not take as a parameter"):
+        compiler.reverse_unit(cube_sum, ("x",))
+    with pytest.raises(ValueError, match="does not take as a parameter"):
+        compiler_forward.forward_unit(cube_sum, ("x",))
+
+
 def test_wrapper_srcgrad_cannot_read_is_an_error_not_the_inner_gradient():
-    with pytest.raises(TransformError):
+    # wrapper(*args, **kwargs) names no positional parameter for wrt=0 to take
+    with pytest.raises((TransformError, ValueError)):
         sg.grad(square_sum_any)(X)
 
 
