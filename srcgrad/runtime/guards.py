@@ -27,10 +27,17 @@ _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow_
 
 
 def check_array_types(*args):
-    """Raise a TransformError if an argument is an ndarray of another operator meaning."""
+    """Raise a TransformError if an argument, or an item of a list, tuple or dict
+    argument (a pytree of parameters), is an ndarray of another operator meaning."""
     for arg in args:
         kind = type(arg)
-        if kind is not _NDARRAY and isinstance(arg, _NDARRAY) and _redefines_operators(kind):
+        if kind is _NDARRAY or kind is float:
+            continue
+        if kind is list or kind is tuple:
+            check_array_types(*arg)
+        elif kind is dict:
+            check_array_types(*arg.values())
+        elif isinstance(arg, _NDARRAY) and _redefines_operators(kind):
             raise TransformError(
                 f"srcgrad does not differentiate {kind.__module__}.{kind.__qualname__} "
                 "arguments: their operators do not mean what NumPy's do (for np.matrix, "

@@ -59,3 +59,17 @@ def test_eager_entry_points_refuse_a_matrix():
         sg.constant(matrix)
     with pytest.raises(TransformError, match="matrix"):
         sg.gradients_function(products)(matrix)
+
+
+def weighted(params, x):
+    return np.sum(params["w"] * x) + np.sum(params["layers"][0] * x)
+
+
+def test_matrix_inside_a_parameter_pytree_is_refused():
+    params = {"w": np.asmatrix(M), "layers": [M]}
+    with pytest.raises(TransformError, match="matrix"):
+        sg.grad(weighted)(params, M)
+    plain = {"w": M.copy(), "layers": [M.copy()]}
+    grads = sg.grad(weighted)(plain, M)
+    np.testing.assert_allclose(grads["w"], M)
+    np.testing.assert_allclose(grads["layers"][0], M)
