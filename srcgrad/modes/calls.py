@@ -155,6 +155,40 @@ def bare_call_error(parsed, info, stmt):
         "the update with srcgrad.rules.definplace", stmt)
 
 
+def readonly_call(parsed, info, stmt, varied):
+    """A bare call whose result is unused (``ax.plot(x, y)``, ``log(x)``) runs as
+    written, with the differentiated values it is given passed read-only (see
+    ``_sg.readonly``): it cannot change them, so the derivative does not depend on it.
+
+        ax.plot(x, y)   ->   ax.plot(_sg.readonly(x, '.plot()'), _sg.readonly(y, '.plot()'))
+
+    ``varied(atom)``: does ``atom`` carry a derivative here. Refused still: a list or
+    dict method (``obj.append(x)`` on a value not proven a local list), and a NumPy or
+    SciPy function without a rule (``np.copyto(buffer, x)``): called bare, such a
+    function writes into another argument, whose derivative would be lost."""
+    container_method = info.kind == "unknown" and info.name.startswith(".") \
+        and info.name[1:-2] in BUILTIN_CONTAINER_METHODS
+    if container_method or _is_numeric_library(info.target):
+        raise bare_call_error(parsed, info, stmt)
+    call = stmt.value
+
+    def guard(atom):
+        if isinstance(atom, gast.Starred):
+            return gast.Starred(value=guard(atom.value), ctx=gast.Load())
+        if not varied(atom):
+            return atom
+        return syntax.quote_expr("_sg.readonly(x, name)", x=atom,
+                                 name=syntax.const(info.name))
+
+    func = call.func
+    if isinstance(func, gast.Attribute):
+        func = gast.Attribute(value=guard(func.value), attr=func.attr, ctx=gast.Load())
+    new = gast.Call(func=func, args=[guard(a) for a in call.args],
+                    keywords=[gast.keyword(arg=k.arg, value=guard(k.value))
+                              for k in call.keywords])
+    return gast.copy_location(gast.Expr(value=new), stmt)
+
+
 def _user_call_method(obj):
     """The ``__call__`` of ``obj``'s class when it is a Python function outside the
     libraries (NumPy, SciPy...) and srcgrad, else None. (A class itself is called
@@ -175,6 +209,17 @@ def _is_random(obj):
         return True
     owner = getattr(obj, "__self__", None)
     return isinstance(owner, (np.random.Generator, np.random.RandomState))
+
+
+def _is_numeric_library(obj):
+    """Is ``obj`` a NumPy or SciPy function, ufunc or ufunc method (``np.add.at``)?"""
+    if obj is None:
+        return False
+    owner = getattr(obj, "__self__", None)
+    if isinstance(obj, np.ufunc) or isinstance(owner, np.ufunc):
+        return True
+    module = getattr(obj, "__module__", None) or getattr(owner, "__module__", None) or ""
+    return module.split(".")[0] in ("numpy", "scipy")
 
 
 def _is_library(fn):
