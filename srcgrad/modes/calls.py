@@ -155,7 +155,7 @@ def bare_call_error(parsed, info, stmt):
         "the update with srcgrad.rules.definplace", stmt)
 
 
-def readonly_call(parsed, info, stmt, varied):
+def readonly_call(parsed, info, stmt, varied, fn):
     """A bare call whose result is unused (``ax.plot(x, y)``, ``log(x)``) runs as
     written, with the differentiated values it is given passed read-only (see
     ``_sg.readonly``): it cannot change them, so the derivative does not depend on it.
@@ -165,10 +165,18 @@ def readonly_call(parsed, info, stmt, varied):
     ``varied(atom)``: does ``atom`` carry a derivative here. Refused still: a list or
     dict method (``obj.append(x)`` on a value not proven a local list), and a NumPy or
     SciPy function without a rule (``np.copyto(buffer, x)``): called bare, such a
-    function writes into another argument, whose derivative would be lost."""
+    function writes into another argument, whose derivative would be lost; and a call
+    given a container or array built in ``fn`` (``push(stack, x)`` with ``stack = []``,
+    ``fill(buffer, x)`` with ``buffer = np.zeros(3)``): it could store a differentiated
+    value there for ``fn`` to read back without its derivative."""
     container_method = info.kind == "unknown" and info.name.startswith(".") \
         and info.name[1:-2] in BUILTIN_CONTAINER_METHODS
-    if container_method or _is_numeric_library(info.target):
+    operands = list(stmt.value.args) + [k.value for k in stmt.value.keywords]
+    if isinstance(stmt.value.func, gast.Attribute):
+        operands.append(stmt.value.func.value)
+    built = _built_locals(fn)
+    sink = any(isinstance(a, gast.Name) and a.id in built for a in operands)
+    if container_method or sink or _is_numeric_library(info.target):
         raise bare_call_error(parsed, info, stmt)
     call = stmt.value
 
@@ -209,6 +217,26 @@ def _is_random(obj):
         return True
     owner = getattr(obj, "__self__", None)
     return isinstance(owner, (np.random.Generator, np.random.RandomState))
+
+
+_ARRAY_CONSTRUCTORS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like",
+                       "empty_like", "full_like", "array", "copy", "eye", "identity"}
+_BUILT = (gast.List, gast.Dict, gast.Set, gast.ListComp, gast.DictComp, gast.SetComp)
+
+
+def _built_locals(fn):
+    """Names ``fn`` binds to a new list, dict, set or NumPy array (``[]``, ``{}``,
+    ``np.zeros(3)``, ``list(...)``): places a call could write into."""
+    built = set()
+    for node in gast.walk(fn):
+        if not isinstance(node, gast.Assign) or not isinstance(node.targets[0], gast.Name):
+            continue
+        value = node.value
+        dotted = syntax.dotted_name(value.func) if isinstance(value, gast.Call) else ""
+        if isinstance(value, _BUILT) or dotted in ("list", "dict", "set") \
+                or (dotted or "").split(".")[-1] in _ARRAY_CONSTRUCTORS:
+            built.add(node.targets[0].id)
+    return built
 
 
 def _is_numeric_library(obj):

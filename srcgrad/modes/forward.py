@@ -340,7 +340,7 @@ class ForwardMode:
         if info.kind in ("nondiff", "rule"):
             return [stmt]
         return [readonly_call(self.parsed, info, stmt,   # as the reverse mode does
-                              lambda atom: self.carries(atom, state))]
+                              lambda atom: self.carries(atom, state), self.node)]
 
     def own(self, name, state):
         """Make ``name``'s tangent a buffer that an in-place write may change."""

@@ -144,7 +144,8 @@ class ContainerAdjoints:
             operands.append(call.func.value)
         if not any(self.varied(stmt, atom) for atom in operands):
             return stmt
-        return readonly_call(self.parsed, info, stmt, lambda atom: self.varied(stmt, atom))
+        return readonly_call(self.parsed, info, stmt, lambda atom: self.varied(stmt, atom),
+                             self.node)
 
     def backward_subscript_write(self, stmt, target, state):
         base, index = target.value.id, target.slice

@@ -12,6 +12,7 @@ import srcgrad as sg
 from srcgrad.errors import TransformError
 from tests.conftest import numeric_grad
 from tests.forward.helpers import close, directional_difference
+from tests.programs.sinks import fill, push
 
 
 class Recorder:
@@ -83,13 +84,17 @@ class Sink:
         self.value = value
 
 
+def pair_of(a):
+    return [a, a * 2]
+
+
 def test_a_list_of_differentiated_values_is_refused():
     def f(a, sink):
-        xs = [a, a * 2]
+        xs = pair_of(a)
         sink.write(xs)
         return np.sum(xs[0] * xs[1])
 
-    with pytest.raises(TransformError, match="list holding values being differentiated"):
+    with pytest.raises(TransformError, match="list holding values being differentiated|called for its effect"):
         sg.grad(f)(X, Sink())
 
 
@@ -122,3 +127,23 @@ def test_a_numpy_function_writing_into_another_argument_stays_refused():
 
     with pytest.raises(TransformError, match="`numpy.copyto` is called for its effect"):
         sg.grad(f)(X)
+
+
+@pytest.mark.parametrize("derivative", ["grad", "jvp"])
+def test_a_call_given_a_local_container_or_array_stays_refused(derivative):
+    def through_a_list(a):
+        stack = []
+        push(stack, a * a)
+        return np.sum(stack[0])
+
+    def through_a_buffer(a):
+        buffer = np.zeros(3)
+        fill(buffer, a)
+        return np.sum(buffer)
+
+    for f in (through_a_list, through_a_buffer):
+        with pytest.raises(TransformError, match="called for its effect"):
+            if derivative == "grad":
+                sg.grad(f)(X)
+            else:
+                sg.jvp(f)(X, np.ones(3))
