@@ -174,8 +174,9 @@ def readonly_call(parsed, info, stmt, varied, fn):
     operands = list(stmt.value.args) + [k.value for k in stmt.value.keywords]
     if isinstance(stmt.value.func, gast.Attribute):
         operands.append(stmt.value.func.value)
-    built = _built_locals(fn)
-    sink = any(isinstance(a, gast.Name) and a.id in built for a in operands)
+    built = _built_locals(fn) | _read_elsewhere(fn)
+    sink = any(isinstance(a, gast.Name) and a.id in built and not varied(a)
+               for a in operands)
     if container_method or sink or _is_numeric_library(info.target):
         raise bare_call_error(parsed, info, stmt)
     call = stmt.value
@@ -237,6 +238,24 @@ def _built_locals(fn):
                 or (dotted or "").split(".")[-1] in _ARRAY_CONSTRUCTORS:
             built.add(node.targets[0].id)
     return built
+
+
+def _read_elsewhere(fn):
+    """Names ``fn`` reads other than as an operand of a bare call or as an ``if`` test
+    (``if ax:``): a call given one (``ax.plot(y)`` then ``ax.seen[-1]``) could store a
+    differentiated value in it for ``fn`` to read back without its derivative."""
+    read = set()
+    for stmt in gast.walk(fn):
+        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
+            continue
+        if isinstance(stmt, (gast.If, gast.While)):
+            if not isinstance(stmt.test, gast.Name):
+                read.update(syntax.loaded_names(stmt.test))
+        elif isinstance(stmt, gast.For):
+            read.update(syntax.loaded_names(stmt.iter))
+        elif isinstance(stmt, gast.stmt) and not isinstance(stmt, gast.FunctionDef):
+            read.update(syntax.loaded_names(stmt))
+    return read
 
 
 def _is_numeric_library(obj):

@@ -148,3 +148,25 @@ def test_a_call_given_a_local_container_or_array_stays_refused(derivative):
                 sg.grad(f)(X)
             else:
                 sg.jvp(f)(X, np.ones(3))
+
+
+class Keeper:
+    def __init__(self):
+        self.seen = []
+
+    def plot(self, value):
+        self.seen.append(value)
+
+
+@pytest.mark.parametrize("derivative", ["grad", "jvp"])
+def test_a_call_on_an_object_read_back_later_stays_refused(derivative):
+    def f(a, ax):
+        y = a * 2
+        ax.plot(y)
+        return np.sum(ax.seen[-1] * a)
+
+    with pytest.raises(TransformError, match="called for its effect"):
+        if derivative == "grad":
+            sg.grad(f)(X, Keeper())
+        else:
+            sg.jvp(f)(X, Keeper(), np.ones(3))
