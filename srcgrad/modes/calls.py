@@ -155,49 +155,6 @@ def bare_call_error(parsed, info, stmt):
         "the update with srcgrad.rules.definplace", stmt)
 
 
-def readonly_call(parsed, info, stmt, varied, fn):
-    """A bare call whose result is unused (``ax.plot(x, y)``, ``log(x)``) runs as
-    written, with the differentiated values it is given passed read-only (see
-    ``_sg.readonly``): it cannot change them, so the derivative does not depend on it.
-
-        ax.plot(x, y)   ->   ax.plot(_sg.readonly(x, '.plot()'), _sg.readonly(y, '.plot()'))
-
-    ``varied(atom)``: does ``atom`` carry a derivative here. Refused still: a list or
-    dict method (``obj.append(x)`` on a value not proven a local list), and a NumPy or
-    SciPy function without a rule (``np.copyto(buffer, x)``): called bare, such a
-    function writes into another argument, whose derivative would be lost; and a call
-    given a container or array built in ``fn`` (``push(stack, x)`` with ``stack = []``,
-    ``fill(buffer, x)`` with ``buffer = np.zeros(3)``): it could store a differentiated
-    value there for ``fn`` to read back without its derivative."""
-    container_method = info.kind == "unknown" and info.name.startswith(".") \
-        and info.name[1:-2] in BUILTIN_CONTAINER_METHODS
-    operands = list(stmt.value.args) + [k.value for k in stmt.value.keywords]
-    if isinstance(stmt.value.func, gast.Attribute):
-        operands.append(stmt.value.func.value)
-    built = _built_locals(fn) | _read_elsewhere(fn)
-    sink = any(isinstance(a, gast.Name) and a.id in built and not varied(a)
-               for a in operands)
-    if container_method or sink or _is_numeric_library(info.target):
-        raise bare_call_error(parsed, info, stmt)
-    call = stmt.value
-
-    def guard(atom):
-        if isinstance(atom, gast.Starred):
-            return gast.Starred(value=guard(atom.value), ctx=gast.Load())
-        if not varied(atom):
-            return atom
-        return syntax.quote_expr("_sg.readonly(x, name)", x=atom,
-                                 name=syntax.const(info.name))
-
-    func = call.func
-    if isinstance(func, gast.Attribute):
-        func = gast.Attribute(value=guard(func.value), attr=func.attr, ctx=gast.Load())
-    new = gast.Call(func=func, args=[guard(a) for a in call.args],
-                    keywords=[gast.keyword(arg=k.arg, value=guard(k.value))
-                              for k in call.keywords])
-    return gast.copy_location(gast.Expr(value=new), stmt)
-
-
 def _user_call_method(obj):
     """The ``__call__`` of ``obj``'s class when it is a Python function outside the
     libraries (NumPy, SciPy...) and srcgrad, else None. (A class itself is called
@@ -218,55 +175,6 @@ def _is_random(obj):
         return True
     owner = getattr(obj, "__self__", None)
     return isinstance(owner, (np.random.Generator, np.random.RandomState))
-
-
-_ARRAY_CONSTRUCTORS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like",
-                       "empty_like", "full_like", "array", "copy", "eye", "identity"}
-_BUILT = (gast.List, gast.Dict, gast.Set, gast.ListComp, gast.DictComp, gast.SetComp)
-
-
-def _built_locals(fn):
-    """Names ``fn`` binds to a new list, dict, set or NumPy array (``[]``, ``{}``,
-    ``np.zeros(3)``, ``list(...)``): places a call could write into."""
-    built = set()
-    for node in gast.walk(fn):
-        if not isinstance(node, gast.Assign) or not isinstance(node.targets[0], gast.Name):
-            continue
-        value = node.value
-        dotted = syntax.dotted_name(value.func) if isinstance(value, gast.Call) else ""
-        if isinstance(value, _BUILT) or dotted in ("list", "dict", "set") \
-                or (dotted or "").split(".")[-1] in _ARRAY_CONSTRUCTORS:
-            built.add(node.targets[0].id)
-    return built
-
-
-def _read_elsewhere(fn):
-    """Names ``fn`` reads other than as an operand of a bare call or as an ``if`` test
-    (``if ax:``): a call given one (``ax.plot(y)`` then ``ax.seen[-1]``) could store a
-    differentiated value in it for ``fn`` to read back without its derivative."""
-    read = set()
-    for stmt in gast.walk(fn):
-        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
-            continue
-        if isinstance(stmt, (gast.If, gast.While)):
-            if not isinstance(stmt.test, gast.Name):
-                read.update(syntax.loaded_names(stmt.test))
-        elif isinstance(stmt, gast.For):
-            read.update(syntax.loaded_names(stmt.iter))
-        elif isinstance(stmt, gast.stmt) and not isinstance(stmt, gast.FunctionDef):
-            read.update(syntax.loaded_names(stmt))
-    return read
-
-
-def _is_numeric_library(obj):
-    """Is ``obj`` a NumPy or SciPy function, ufunc or ufunc method (``np.add.at``)?"""
-    if obj is None:
-        return False
-    owner = getattr(obj, "__self__", None)
-    if isinstance(obj, np.ufunc) or isinstance(owner, np.ufunc):
-        return True
-    module = getattr(obj, "__module__", None) or getattr(owner, "__module__", None) or ""
-    return module.split(".")[0] in ("numpy", "scipy")
 
 
 def _is_library(fn):

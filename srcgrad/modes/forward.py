@@ -30,7 +30,7 @@ from srcgrad import syntax
 from srcgrad.analysis.arrays import proven_arrays
 from srcgrad.errors import MissingRuleError
 from srcgrad.frontend.freshness import own_signature
-from srcgrad.modes.calls import call_target, classify_call, is_array_attribute, readonly_call
+from srcgrad.modes.calls import bare_call_error, call_target, classify_call, is_array_attribute
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
 from srcgrad.modes.reverse_common import concatenates, list_names
@@ -107,7 +107,7 @@ class ForwardMode:
             return self.loop(stmt, state)
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
             before = self.zero_list_tangent(stmt.value, state)
-            return before + self.bare_call(stmt, stmt.value, state)
+            return before + [stmt] + self.bare_call(stmt, stmt.value, state)
         return [stmt]
 
     def zero_list_tangent(self, call, state):
@@ -323,24 +323,22 @@ class ForwardMode:
                 and isinstance(func.value, gast.Name) and func.value.id in self.locals:
             base = func.value.id
             if base not in state and not self.carries(call, state):
-                return [stmt]
+                return []
             out = self.own(base, state)
-            return [stmt] + out + [gast.Expr(value=self.mirrored_call(call, state))]
+            return out + [gast.Expr(value=self.mirrored_call(call, state))]
         if not self.carries(call, state):
-            return [stmt]
+            return []
         info = self.call_info(call)
         if info.kind == "rule" and getattr(info.rule, "inplace", False):
             linear = info.rule.linear_in or tuple(info.rule.adjoints)
             values = self.reverse_rules.bind(stmt, info.rule, info.args, info.keywords)
             if self.rules.linear(call, info, values, linear, state) is None:
-                return [stmt]
+                return []
             out = self.own(info.args[0].id, state)
-            update = self.rules.linear(call, info, values, linear, state)
-            return [stmt] + out + [gast.Expr(value=update)]
+            return out + [gast.Expr(value=self.rules.linear(call, info, values, linear, state))]
         if info.kind in ("nondiff", "rule"):
-            return [stmt]
-        return [readonly_call(self.parsed, info, stmt,   # as the reverse mode does
-                              lambda atom: self.carries(atom, state), self.node)]
+            return []
+        raise bare_call_error(self.parsed, info, stmt)   # as the reverse mode does
 
     def own(self, name, state):
         """Make ``name``'s tangent a buffer that an in-place write may change."""

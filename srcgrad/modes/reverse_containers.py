@@ -12,7 +12,7 @@ Before::                         After (adjoint, in the backward sweep)::
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.modes.calls import readonly_call, structure_fields
+from srcgrad.modes.calls import bare_call_error, structure_fields
 from srcgrad.modes.reverse_common import list_growth, list_pop
 from srcgrad.syntax import gast
 
@@ -130,22 +130,16 @@ class ContainerAdjoints:
 
     def check_bare_call(self, stmt):
         """A call whose value is dropped may still change what it is given: with no rule
-        saying how, it runs with the differentiated values passed read-only (see
-        ``calls.readonly_call``), or is refused (a list or dict method). Returns the
-        statement to run in the forward sweep."""
+        saying how, a derivative would be lost, so it is an error."""
         call = stmt.value
         if not isinstance(call, gast.Call):
-            return stmt
+            return
         info = self.call_info(call)
         if info.kind == "nondiff" or (info.kind == "rule" and not info.rule.inplace):
-            return stmt
+            return
         operands = list(info.args or []) + [value for _, value in info.keywords or []]
-        if isinstance(call.func, gast.Attribute):
-            operands.append(call.func.value)
-        if not any(self.varied(stmt, atom) for atom in operands):
-            return stmt
-        return readonly_call(self.parsed, info, stmt, lambda atom: self.varied(stmt, atom),
-                             self.node)
+        if any(self.varied(stmt, atom) for atom in operands):
+            raise bare_call_error(self.parsed, info, stmt)
 
     def backward_subscript_write(self, stmt, target, state):
         base, index = target.value.id, target.slice
@@ -169,8 +163,6 @@ class ContainerAdjoints:
         ``saves``) saves the item first, as ``x[i] = v`` does, for the backward sweep to
         restore."""
         inplace = self.inplace_call(stmt.value)
-        if inplace is None and list_growth(stmt.value) is None and not list_pop(stmt.value):
-            return [self.check_bare_call(stmt)]
         if inplace is None or inplace[0].saves is None:
             return [stmt]
         rule, values = inplace

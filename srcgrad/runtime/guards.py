@@ -18,7 +18,7 @@ import numpy as np
 
 from srcgrad.errors import TransformError
 
-__all__ = ["check_array_types", "readonly"]
+__all__ = ["check_array_types"]
 
 _NDARRAY = np.ndarray
 _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow__",
@@ -43,32 +43,6 @@ def check_array_types(*args):
                 "arguments: their operators do not mean what NumPy's do (for np.matrix, "
                 "`*` is a matrix product), and srcgrad's rules are NumPy's. Pass "
                 "np.asarray(value) and write matrix products with `@`")
-
-
-def readonly(value, call):
-    """``value`` as a call that srcgrad does not see into may take it without changing
-    it: an array as a read-only view (an in-place write into it raises NumPy's own
-    ValueError instead of silently corrupting the derivative), a number as it is, a
-    tuple item by item. ``ax.plot(x, y)`` with ``x``, ``y`` differentiated runs as
-    ``ax.plot(_sg.readonly(x, ".plot()"), _sg.readonly(y, ".plot()"))``.
-
-    Lists, dicts and other objects holding differentiated values are refused: they
-    cannot be made read-only, and passing a copy (a tuple for a list) would change what
-    the call receives (its type, its identity) - a program that appends to the list it
-    is given would silently run differently."""
-    if isinstance(value, _NDARRAY):
-        view = value.view()
-        view.flags.writeable = False
-        return view
-    if value is None or isinstance(value, (int, float, complex, np.generic)):
-        return value
-    if type(value) is tuple:
-        return tuple(readonly(item, call) for item in value)
-    raise TransformError(
-        f"a {type(value).__name__} holding values being differentiated is passed to "
-        f"`{call}`, whose result is unused and which srcgrad does not see into: it might "
-        "change it in place. Pass a tuple of its items, or register the update with "
-        "srcgrad.rules.definplace")
 
 
 @functools.cache
