@@ -36,6 +36,7 @@ from srcgrad import syntax
 from srcgrad.analysis.aliases import analyze_aliases
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names, live_names
+from srcgrad.normalize import map_blocks
 from srcgrad.syntax import gast
 
 
@@ -101,17 +102,12 @@ def _guard(written, other, kind, stmt):
 
 
 def _insert(body, before, after):
-    out = []
-    for stmt in body:
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and isinstance(stmt, gast.stmt) \
-                    and not isinstance(stmt, gast.Raise):
-                setattr(stmt, field, _insert(inner, before, after))
+    def around(stmt):
         added_before, added_after = before.get(id(stmt), []), after.get(id(stmt), [])
         syntax.set_line(added_before + added_after, stmt.lineno)
-        out.extend(added_before + [stmt] + added_after)
-    return out
+        return added_before + [stmt] + added_after
+
+    return map_blocks(body, around)
 
 
 def _private_copies(private, params, parsed, namer):
