@@ -157,7 +157,8 @@ def _load(unit, parsed, module, links):
 
 def _assemble(parsed, result, jvp_name, tangent_names):
     """``def f_jvp(params, *, tangents): body; return (value, value_dot)``."""
-    params = [a.id for a in parsed.node.args.args]
+    signature = parsed.node.args
+    params = [a.id for a in signature.args]
     value = result.result
     value_dot = syntax.name(result.result_dot) if result.result_dot else \
         syntax.quote_expr("_sg.zeros_like(y)", y=value)
@@ -167,14 +168,15 @@ def _assemble(parsed, result, jvp_name, tangent_names):
     while changed:
         body, changed = eliminate_dead_code(body, set(syntax.loaded_names(ret)))
     comment = syntax.comment("Forward mode: each tangent follows its primal statement")
-    defaults = parsed.node.args.defaults
     tangents = list(tangent_names.values())
-    function = syntax.function_def(jvp_name, params + ([] if defaults else tangents),
+    plain = not (signature.defaults or signature.vararg or signature.kwonlyargs
+                 or signature.kwarg or signature.posonlyargs)
+    function = syntax.function_def(jvp_name, params + (tangents if plain else []),
                                    compiler.array_type_guard(parsed) + [comment] + body + [ret],
-                                   defaults=[syntax.clone(d) for d in defaults])
-    if defaults:   # tangents after parameters with defaults must be keyword-only
-        function.args.kwonlyargs = [syntax.param(t) for t in tangents]
-        function.args.kw_defaults = [None] * len(tangents)
+                                   arguments=None if plain else signature)
+    if not plain:   # tangents after defaults or *args must be keyword-only
+        function.args.kwonlyargs += [syntax.param(t) for t in tangents]
+        function.args.kw_defaults += [None] * len(tangents)
     function.lineno = parsed.node.lineno
     return function
 

@@ -103,6 +103,8 @@ def _resolve(func, inputs, kwargs, owner_slot):
     if isinstance(func, types.FunctionType):
         if _is_library(func):
             raise _missing(func)
+        if len(inputs) > len(_positional_names(func)):   # some go to its *args: called
+            return _callee(_wrapper(func, len(inputs), tuple(kwargs)), inputs, kwargs)
         return _callee(func, inputs, kwargs)
     method = _builtin_method(func)
     if method is not None:

@@ -285,6 +285,12 @@ def is_atom(node):
     return isinstance(node, (gast.Name, gast.Constant))
 
 
+def spreads(call):
+    """Does ``call`` unpack arguments (``f(*xs)``, ``f(**kw)``)?"""
+    return any(isinstance(a, gast.Starred) for a in call.args) \
+        or any(kw.arg is None for kw in call.keywords)
+
+
 def set_line(nodes, lineno):
     """Stamp ``lineno`` (the user's line) on statements that do not have one yet."""
     todo = list(nodes) if isinstance(nodes, list) else [nodes]

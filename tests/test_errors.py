@@ -95,14 +95,9 @@ def set_comprehension(x):
     return len({v for v in x})  # rejects: setcomp
 
 
-def starred_call(x):
+def starred_display(x):
     parts = (x, 2.0)
-    return np.multiply(*parts)  # rejects: starred
-
-
-def double_starred_call(x):
-    options = {"axis": 0}
-    return np.sum(x, **options)  # rejects: kwargs_call
+    return np.sum([*parts, x])  # rejects: starred
 
 
 def defines_class(x):
@@ -157,9 +152,8 @@ REJECTED = [
     (def_inside_branch, "nested_def", r"a `def` nested inside a block", "def helper"),
     (lambda_as_argument, "lambda", r"a `lambda` here is not supported", "lambda v"),
     (set_comprehension, "setcomp", r"set comprehensions are not supported", "{v for"),
-    (starred_call, "starred", r"starred expressions \(`\*args`\) are not supported", "*parts"),
-    (double_starred_call, "kwargs_call", r"`\*\*kwargs` in calls is not supported",
-     "np.sum(x, **"),
+    (starred_display, "starred", r"starred expressions \(`\*rest`\) outside a call's "
+     r"arguments are not supported", "*parts"),
     (defines_class, "class", r"a class defined inside a differentiated function", "class"),
     (uses_walrus, "walrus", r"the walrus operator `:=` is not supported", "y :="),
     (imports_inside, "import", r"`import` inside a differentiated function", "import"),

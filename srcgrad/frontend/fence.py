@@ -43,7 +43,8 @@ UNSUPPORTED = {
     gast.Import: "`import` inside a differentiated function is not supported; import at "
                  "module level",
     gast.Set: "set literals are not supported",
-    gast.Starred: "starred expressions (`*args`) are not supported yet",
+    gast.Starred: "starred expressions (`*rest`) outside a call's arguments are not "
+                  "supported yet",
 }
 
 
@@ -59,7 +60,6 @@ REFUSED = {
     "namespace-read": "`{name}()` is not supported: the generated code keeps its values "
                       "under other names; read the variables directly",
     "exec-eval": "`{name}` is not supported (its code cannot be seen by the compiler)",
-    "call-kwargs": "`**kwargs` in calls is not supported yet",
     "attribute-assign": "assigning to an attribute (`obj.attr = ...`) is not supported yet",
     "nested-subscript-assign": "assigning into a nested subscript (`a.b[i] = ...` or "
                                "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`",
@@ -76,7 +76,7 @@ def check_function(parsed):
     """Raise a ``TransformError`` for the first unsupported construct in ``parsed``."""
     node = parsed.node
     _check_defaults(parsed, node.args)
-    allowed = _local_function_nodes(node)
+    allowed = _local_function_nodes(node) | _call_unpackings(node)
     for stmt in node.body:
         for sub in gast.walk(stmt):
             if id(sub) not in allowed:
@@ -96,6 +96,12 @@ def _local_function_nodes(fn_node):
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Lambda):
             allowed.add(id(stmt.value))
     return allowed
+
+
+def _call_unpackings(fn_node):
+    """``*xs`` written as a call's argument (``f(*xs)``): resolved when the call runs."""
+    return {id(arg) for call in gast.walk(fn_node) if isinstance(call, gast.Call)
+            for arg in call.args if isinstance(arg, gast.Starred)}
 
 
 def _check_defaults(parsed, args):
@@ -124,8 +130,6 @@ def _check_node(parsed, node):
     if isinstance(node, gast.Call):
         if isinstance(node.func, gast.Name) and node.func.id in ("exec", "eval"):
             raise parsed.error(REFUSED["exec-eval"].format(name=node.func.id), node)
-        if any(kw.arg is None for kw in node.keywords):
-            raise parsed.error(REFUSED["call-kwargs"], node)
     if isinstance(node, gast.Assign):
         for target in node.targets:
             _check_target(parsed, target)

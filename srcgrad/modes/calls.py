@@ -32,7 +32,21 @@ class CallInfo:
 def classify_call(parsed, call, local_names, arrays=frozenset()):
     """Classify ``call`` (a gast Call in A-normal form) and bind its arguments.
     ``arrays``: the locals proven NumPy arrays (``analysis.arrays``); a method of any
-    other value is resolved when it runs (``srcgrad.dispatch``)."""
+    other value is resolved when it runs (``srcgrad.dispatch``). A call that unpacks
+    its arguments (``f(*xs)``, ``f(**kw)``) binds them only when it runs: a rule-table
+    or user callee is then called as a dynamic one."""
+    info = _classify(parsed, call, local_names, arrays)
+    if not syntax.spreads(call) or info.kind not in ("rule", "user", "structure", "unknown"):
+        return info
+    dotted = syntax.dotted_name(call.func)
+    method = isinstance(call.func, gast.Attribute) and (
+        dotted is None or dotted.split(".")[0] in local_names)
+    if info.kind == "unknown" and not method:
+        return info
+    return dataclasses.replace(info, kind="dynamic", owner=call.func.value if method else None)
+
+
+def _classify(parsed, call, local_names, arrays):
     args = list(call.args)
     keywords = [(kw.arg, kw.value) for kw in call.keywords]
     func = call.func

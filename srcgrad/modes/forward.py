@@ -55,7 +55,7 @@ class ForwardMode:
     def __init__(self, parsed, node, wrt, namer, callee_jvp):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
         self.callee_jvp = callee_jvp   # (fn, wrt tuple) -> (generated name, tangent keywords)
-        self.params = [a.id for a in node.args.args]
+        self.params = syntax.param_names(node.args)
         self.locals = set(self.params) | set(syntax.names_in(node, gast.Store))
         self.arrays = proven_arrays(node.body, self.params,
                                     lambda call: call_target(parsed, call, self.locals))
@@ -266,19 +266,14 @@ class ForwardMode:
     def user_call(self, stmt, info, target, call, state):
         """``y = g(a, b)`` -> ``y, y_dot = g_jvp(a, b, a_dot=...)``."""
 
-        signature = own_signature(info.target).parameters.values()
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in signature):
-            raise self.parsed.error(f"forward mode does not support calls to `{info.name}`, "
-                                    "which takes *args or **kwargs, yet", stmt)
-        params = [p.name for p in signature]
+        params = list(own_signature(info.target).parameters)
         bound = self.reverse_rules.bind_user_call(stmt, info, params)
-        wrt = tuple(p for p in params if isinstance(bound.get(p), gast.Name)
-                    and bound[p].id in state)
+        wrt = tuple(p for p in params if p in bound and self.carries(bound[p], state))
         name, keywords = self.callee_jvp(info.target, wrt)
         new = syntax.clone(call)
         new.func = syntax.name(name)
         new.keywords = list(new.keywords) + [
-            gast.keyword(arg=keywords[p], value=syntax.name(self.tangent(bound[p].id)))
+            gast.keyword(arg=keywords[p], value=self.bound_tangent(bound[p], state))
             for p in wrt]
         state.tangents.pop(target, None)
         state.tangents[target] = False
@@ -286,18 +281,26 @@ class ForwardMode:
                                    syntax.name(self.tangent(target), True)], store=True)
         return [syntax.assign(targets, new)]
 
+    def bound_tangent(self, atoms, state):
+        """The tangent of a callee's parameter: of one atom, or a tuple (its ``*args``) or
+        dict (its ``**kwargs``) of them."""
+        if isinstance(atoms, gast.Tuple):
+            return syntax.tuple_of([self.tangent_or_zero(a, state) for a in atoms.elts])
+        if isinstance(atoms, gast.Dict):
+            return gast.Dict(keys=[syntax.clone(k) for k in atoms.keys],
+                             values=[self.tangent_or_zero(v, state) for v in atoms.values])
+        return syntax.name(self.tangent(atoms.id))
+
     def dynamic_call(self, stmt, info, target, call, state):
         """``y = fn(a, b)`` with ``fn`` known when it runs -> ``y, y_dot =
         _sg.dynamic_jvp(fn, owner_dot, (a, b), (a_dot, None))`` (see srcgrad.dispatch)."""
-        if any(isinstance(a, gast.Starred) for a in call.args) or any(
-                kw.arg is None or self.carries(kw.value, state) for kw in call.keywords):
+        if any(self.carries(kw.value, state) for kw in call.keywords):
             raise self.parsed.error(f"forward mode passes tangents to `{info.name}`, which is "
                                     "only known when it runs, by position only", stmt)
         owner = info.owner
         owner_dot = syntax.name(self.tangent(owner.id)) if isinstance(owner, gast.Name) \
             and owner.id in state else syntax.const(None)
-        tangents = [syntax.name(self.tangent(a.id)) if isinstance(a, gast.Name) and a.id in state
-                    else syntax.const(None) for a in call.args]
+        tangents = [self.argument_tangent(a, state) for a in call.args]
         new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp"),
                         args=[call.func, owner_dot, syntax.tuple_of(list(call.args)),
                               syntax.tuple_of(tangents)], keywords=call.keywords)
@@ -306,6 +309,18 @@ class ForwardMode:
         targets = syntax.tuple_of([syntax.name(target, True),
                                    syntax.name(self.tangent(target), True)], store=True)
         return [syntax.assign(targets, new)]
+
+    def argument_tangent(self, arg, state):
+        """The tangent passed for one argument of a dynamic call (None: it has none);
+        ``*xs`` passes one per item (``_sg.item_tangents``)."""
+        if isinstance(arg, gast.Starred):
+            dot = syntax.name(self.tangent(arg.value.id)) if arg.value.id in state \
+                else syntax.const(None)
+            return gast.Starred(value=syntax.quote_expr("_sg.item_tangents(d, xs)", d=dot,
+                                                        xs=arg.value), ctx=gast.Load())
+        if isinstance(arg, gast.Name) and arg.id in state:
+            return syntax.name(self.tangent(arg.id))
+        return syntax.const(None)
 
     # -- writes into containers ----------------------------------------------------------
     def subscript_write(self, stmt, target, state):

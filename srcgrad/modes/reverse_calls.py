@@ -103,6 +103,11 @@ class CallExpander:
                     if mode.varied(stmt, atom):
                         item = syntax.quote_expr("g[i]", g=grad, i=syntax.const(i))
                         out += mode.accumulate(atom.id, item, state)
+            elif isinstance(bound[param], gast.Dict):   # its **kwargs: one per key
+                for key, atom in zip(bound[param].keys, bound[param].values):
+                    if mode.varied(stmt, atom):
+                        item = syntax.quote_expr("_sg.get_item(g, k, v)", g=grad, k=key, v=atom)
+                        out += mode.accumulate(atom.id, item, state)
             elif mode.varied(stmt, bound[param]):
                 out += mode.accumulate(bound[param].id, syntax.name(grad), state)
         return out
@@ -121,17 +126,46 @@ class CallExpander:
         owner = self.dynamic_owner(stmt, info)
         inputs = ([owner] if owner is not None and mode.varied(stmt, owner) else []) \
             + list(call.args)
-        grads = [mode.rules.grad_name(stmt, f"arg{i}", "call") for i in range(len(inputs))]
-        targets = syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
         backward = syntax.quote_expr("_sg.dynamic_backward(saved, g)",
                                      saved=self.residual(stmt, info), g=g)
+        if any(isinstance(a, gast.Starred) for a in inputs):
+            return self.unpacked_adjoint(stmt, info, inputs, backward, state)
+        grads = [mode.rules.grad_name(stmt, f"arg{i}", "call") for i in range(len(inputs))]
+        targets = syntax.tuple_of([syntax.name(n, True) for n in grads], store=True)
         out = [syntax.assign(targets, backward)]
         for atom, grad in zip(inputs, grads):
             if mode.varied(stmt, atom):
                 out += mode.accumulate(atom.id, syntax.name(grad), state)
         return out
 
+    def unpacked_adjoint(self, stmt, info, inputs, backward, state):
+        """``f(a, *xs, b)``: one cotangent per argument the call received, so ``xs`` gets
+        the run between those of ``a`` and ``b`` (``_sg.unpacked_part``)."""
+        mode = self.mode
+        stars = [i for i, a in enumerate(inputs) if isinstance(a, gast.Starred)]
+        if len(stars) > 1 and any(mode.varied(stmt, a.value) for a in inputs
+                                  if isinstance(a, gast.Starred)):
+            raise mode.parsed.error(f"`{info.name}` is called with several `*` unpackings "
+                                    "of values being differentiated; join them into one "
+                                    "sequence first", stmt)
+        grads = syntax.name(mode.rules.grad_name(stmt, "args", "call"))
+        out = [syntax.assign(syntax.name(grads.id, True), backward)]
+        star, after = stars[0], len(inputs) - stars[0] - 1
+        for i, atom in enumerate(inputs):
+            if isinstance(atom, gast.Starred) and mode.varied(stmt, atom.value):
+                part = syntax.quote_expr("_sg.unpacked_part(g, xs, start, after)", g=grads,
+                                         xs=atom.value, start=syntax.const(i),
+                                         after=syntax.const(after))
+                out += mode.accumulate(atom.value.id, part, state)
+            elif not isinstance(atom, gast.Starred) and mode.varied(stmt, atom):
+                index = syntax.const(i if i < star else i - len(inputs))
+                out += mode.accumulate(atom.id, syntax.quote_expr("g[i]", g=grads, i=index),
+                                       state)
+        return out
+
 
 def _atoms(bound):
     """The argument atoms bound to one parameter (several for ``*args``)."""
+    if isinstance(bound, gast.Dict):
+        return bound.values
     return bound.elts if isinstance(bound, gast.Tuple) else [bound]

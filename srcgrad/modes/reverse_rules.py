@@ -110,13 +110,18 @@ class RuleExpander:
         if star and extra:
             bound[star[0]] = gast.Tuple(elts=extra, ctx=gast.Load())
             extra = []
+        double = [p for p in params if kinds[p] == inspect.Parameter.VAR_KEYWORD]
+        spread = {}
         for key, value in info.keywords:
             if key in named:
                 bound[key] = value
-            elif inspect.Parameter.VAR_KEYWORD in kinds.values():
-                extra.append(value)
+            elif double:
+                spread[key] = value
             else:
                 raise TransformError(f"{info.name}() got an unexpected keyword argument {key!r}")
+        if spread:   # the callee's **kwargs: a dict of atoms
+            bound[double[0]] = gast.Dict(keys=[syntax.const(k) for k in spread],
+                                         values=list(spread.values()))
         if any(self.mode.varied(stmt, atom) for atom in extra):
             raise self.mode.parsed.error(
                 f"a value being differentiated is passed to {info.name}() through its "

@@ -234,6 +234,9 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
         if isinstance(expr, gast.Call):
             if isinstance(expr.func, gast.Name) and expr.func.id in self.local_functions:
                 return self.inline_call(expr, self.local_functions[expr.func.id], preferred)
+            if syntax.spreads(expr):   # f(*xs), f(**kw): a call resolved when it runs
+                lowered = self.iteration_value(expr)
+                return lowered if lowered is not None else self.call(expr)
             found = self.inliner.candidate(expr.func.id) if (
                 self.inliner and isinstance(expr.func, gast.Name)) else None
             if found is not None:
@@ -284,13 +287,23 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
                 func = gast.Attribute(value=base, attr=func.attr, ctx=gast.Load())
             else:
                 pre, func = self.atom(func, "func")
-        args_pre, args = self.atoms(expr.args)
+        args_pre, args = self.call_arguments(expr.args)
         keywords = []
         for kw in expr.keywords:
             kw_pre, value = self.atom(kw.value)
             args_pre += kw_pre
             keywords.append(gast.keyword(arg=kw.arg, value=value))
         return pre + args_pre, gast.Call(func=func, args=args, keywords=keywords)
+
+    def call_arguments(self, exprs):
+        """``atoms`` of a call's positional arguments; ``*xs`` stays a starred atom."""
+        pre, out = [], []
+        for expr in exprs:
+            starred = isinstance(expr, gast.Starred)
+            p, a = self.atom(expr.value if starred else expr, "args" if starred else "value")
+            pre += p
+            out.append(gast.Starred(value=a, ctx=gast.Load()) if starred else a)
+        return pre, out
 
     def index(self, index):
         if isinstance(index, gast.Tuple):

@@ -2,6 +2,8 @@
 (``a + b``), ``d.get(key, default)``, and the transposes of the ``d.values()`` and
 ``d.items()`` adjoints (for derivatives of generated gradients)."""
 
+import numpy as np
+
 from srcgrad.runtime.core import get_item, zeros_like
 
 
@@ -22,6 +24,29 @@ def concat_part_adjoint(g, v, left, right, which):
     for i, item in (g.items() if type(g) is dict else enumerate(g)):
         out[offset + i] = item
     return out
+
+
+def unpacked_part(g, xs, start, after):
+    """The cotangent of ``xs`` in a call ``f(..., *xs, ...)``, from the cotangents ``g``
+    of every argument the call received: the ``len(xs)`` of them from ``start`` on
+    (``after`` arguments follow), as the list or tuple ``xs`` is."""
+    part = g[start:len(g) - after]
+    if isinstance(xs, np.ndarray):   # f(*rows): one cotangent per row
+        out = np.zeros(np.shape(xs), dtype=np.result_type(xs, float))
+        for i, item in enumerate(part):
+            out[i] = item
+        return out
+    return tuple(part) if isinstance(xs, tuple) else list(part)
+
+
+def item_tangents(xs_dot, xs):
+    """One tangent per item of ``xs`` (None for an item without one), from the tangent
+    ``xs_dot`` of the sequence (None: no tangent; a sparse dict keyed by position)."""
+    if xs_dot is None:
+        return [None] * len(xs)
+    if type(xs_dot) is dict:
+        return [xs_dot.get(i) for i in range(len(xs))]
+    return list(xs_dot)
 
 
 def dict_get(d, key, default=None):
