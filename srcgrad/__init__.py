@@ -18,7 +18,8 @@ __version__ = "0.1.0"
 # the two lists equal).
 _EXPORTS = {
     **{name: ("srcgrad.api", name) for name in
-       ("differentiable", "grad", "source", "value_and_grad", "vjp")},
+       ("grad", "source", "value_and_grad", "vjp")},
+    "differentiable": ("srcgrad.eager.decorator", "differentiable"),
     **{name: ("srcgrad.eager", name) for name in
        ("GradientTape", "Tensor", "Variable", "constant", "gradients_function",
         "implicit_gradients", "implicit_value_and_gradients", "make_vjp",
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from srcgrad import runtime as runtime
     from srcgrad import testing as testing
     from srcgrad import tfe as tfe
-    from srcgrad.api import differentiable as differentiable
     from srcgrad.api import grad as grad
     from srcgrad.api import source as source
     from srcgrad.api import value_and_grad as value_and_grad
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from srcgrad.eager import implicit_value_and_gradients as implicit_value_and_gradients
     from srcgrad.eager import make_vjp as make_vjp
     from srcgrad.eager import value_and_gradients_function as value_and_gradients_function
+    from srcgrad.eager.decorator import differentiable as differentiable
     from srcgrad.errors import MissingRuleError as MissingRuleError
     from srcgrad.errors import SrcgradError as SrcgradError
     from srcgrad.errors import TransformError as TransformError
@@ -72,6 +73,15 @@ if TYPE_CHECKING:
     from srcgrad.rules.public import defelementwise as defelementwise
     from srcgrad.rules.public import defrule as defrule
     from srcgrad.runtime import stop_gradient as stop_gradient
+
+
+def _load_compiler():
+    """Load the compiler, which registers with the runtime the entry points that calls
+    resolved at run time need (``srcgrad.runtime.dynamic``; the runtime never imports
+    the compiler itself)."""
+    from importlib import import_module
+
+    import_module("srcgrad.entry_points")
 
 
 def __getattr__(name: str):

@@ -380,10 +380,15 @@ class _ScalarVariant:
         self.unit, self.role, self.alias = unit, role, alias
 
     def __call__(self, *args):
-        variant = reverse_unit(self.unit.fn, self.unit.wrt, scalars=True)
-        function = variant.functions[self.role]
+        function = self.__srcgrad_variant__()
         self.unit.namespace[self.alias] = function
         return function(*args)
+
+    def __srcgrad_variant__(self):
+        """The compiled function it stands in for (``modes.calls.generated_variant``:
+        a gradient differentiated again calls it like a user function)."""
+        variant = reverse_unit(self.unit.fn, self.unit.wrt, scalars=True)
+        return variant.functions[self.role]
 
 
 def _container_params(node, params):

@@ -10,6 +10,8 @@ import numpy as np
 
 from srcgrad import runtime
 
+_LOADED_FILES = set()   # the file names ``load`` registered: code srcgrad generated
+
 
 class LiveGlobals(dict):
     """Globals of generated code: ``np``, ``math``, ``_sg`` and generated functions live
@@ -48,5 +50,14 @@ def load(source, label, namespace):
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
     code = compile(source, filename, "exec")
+    _LOADED_FILES.add(filename)
     exec(code, namespace)
     return filename
+
+
+def is_generated(fn):
+    """Is ``fn`` one of the functions of a unit srcgrad generated (``f_grad``...)?"""
+    code = getattr(fn, "__code__", None)
+    unit = getattr(fn, "unit", None)
+    return code is not None and code.co_filename in _LOADED_FILES \
+        and getattr(unit, "filename", None) == code.co_filename

@@ -199,13 +199,8 @@ def _is_library(fn):
 def generated_variant(obj):
     """The function behind a generated gradient's lazily compiled scalar variant (a
     gradient being differentiated again calls it like a user function), else None."""
-    from srcgrad import compiler
-
-    variant = getattr(compiler, "_ScalarVariant", None)
-    if variant is None or not isinstance(obj, variant):
-        return None
-    unit = compiler.reverse_unit(obj.unit.fn, obj.unit.wrt, scalars=True)
-    return unit.functions[obj.role]
+    compiled = getattr(type(obj), "__srcgrad_variant__", None)
+    return None if compiled is None else compiled(obj)
 
 
 def structure_fields(cls):

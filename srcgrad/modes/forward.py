@@ -30,7 +30,13 @@ from srcgrad import syntax
 from srcgrad.analysis.arrays import proven_arrays
 from srcgrad.errors import MissingRuleError
 from srcgrad.frontend.freshness import own_signature
-from srcgrad.modes.calls import bare_call_error, call_target, classify_call, is_array_attribute
+from srcgrad.modes.calls import (
+    bare_call_error,
+    call_target,
+    classify_call,
+    generated_variant,
+    is_array_attribute,
+)
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
 from srcgrad.modes.reverse_common import concatenates, list_names
@@ -218,7 +224,7 @@ class ForwardMode:
 
     def call_info(self, call):
         info = classify_call(self.parsed, call, self.locals, self.arrays)
-        specialized = _generated_variant(info.target)
+        specialized = generated_variant(info.target)
         if specialized is not None:
             info = dataclasses.replace(info, kind="user", target=specialized)
         return info
@@ -420,17 +426,6 @@ class ForwardMode:
                 state.tangents[target] = False
             state.defined.add(target)
         return self.block(body, state)
-
-
-def _generated_variant(obj):
-    """The function behind a generated gradient's lazily compiled scalar variant."""
-    from srcgrad import compiler
-
-    variant = getattr(compiler, "_ScalarVariant", None)
-    if variant is None or not isinstance(obj, variant):
-        return None
-    unit = compiler.reverse_unit(obj.unit.fn, obj.unit.wrt, scalars=True)
-    return unit.functions[obj.role]
 
 
 def _iterates_tangent(stmt, state):

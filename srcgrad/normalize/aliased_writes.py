@@ -36,6 +36,7 @@ from srcgrad import syntax
 from srcgrad.analysis.aliases import analyze_aliases
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names, live_names
+from srcgrad.codegen import loader
 from srcgrad.normalize import map_blocks
 from srcgrad.syntax import gast
 
@@ -45,7 +46,7 @@ def follow_aliased_writes(body, params, parsed, namer):
     srcgrad generated is left as it is: it writes only into arrays it allocated, and its
     backward sweep restores each overwritten item before any view of it is read again."""
     body = _lower_out_arguments(body, namer)
-    if _is_generated(parsed.fn):
+    if loader.is_generated(parsed.fn):
         return body
     facts = analyze_aliases(body, params, lambda name: _is_module(parsed, name))
     cfg = CFG(params, body)
@@ -160,12 +161,3 @@ def _is_module(parsed, name):
         return isinstance(parsed.resolve(name), types.ModuleType)
     except KeyError:
         return False
-
-
-def _is_generated(fn):
-    """Is ``fn`` a derivative srcgrad generated (``grad(grad(f))`` compiles one)?"""
-    from srcgrad import compiler, compiler_forward
-
-    unit = getattr(fn, "unit", None)
-    return isinstance(unit, (compiler.ReverseUnit, compiler_forward.ForwardUnit)) \
-        and unit.filename == fn.__code__.co_filename

@@ -8,14 +8,33 @@ that may carry derivatives (and the method's object when ``owner_varies``) and i
 generated forward run; ``dynamic_backward(saved, g)`` runs the matching backward and
 returns one cotangent per input (the object first when ``owner_varies``).
 ``dynamic_jvp(func, owner_dot, args, tangents)`` is the forward-mode twin. Generated code
-that makes such calls needs the srcgrad compiler at run time (imported on first use),
-unlike the rest of the runtime.
+that makes such calls needs the srcgrad compiler at run time, unlike the rest of the
+runtime: the runtime never imports it; the compiler registers its entry points here
+(``register_compiler``) when it loads, and the package loads it on first need.
 """
 
 from __future__ import annotations
 
+import srcgrad
+
 __all__ = ["Redirected", "call_method", "dynamic_backward", "dynamic_forward",
-           "dynamic_forward_eager", "dynamic_jvp", "regenerated", "sorted_order"]
+           "dynamic_forward_eager", "dynamic_jvp", "regenerated", "register_compiler",
+           "sorted_order"]
+
+_compiler_entry_points = None
+
+
+def register_compiler(entry_points):
+    """Called by the compiler as it loads: ``entry_points`` has ``resolve``,
+    ``reverse_unit``, ``forward_unit`` and ``call_jvp``."""
+    global _compiler_entry_points
+    _compiler_entry_points = entry_points
+
+
+def _compiler():
+    if _compiler_entry_points is None:
+        srcgrad._load_compiler()   # registers the entry points
+    return _compiler_entry_points
 
 
 def dynamic_forward(func, owner_varies, /, *args, **kwargs):
@@ -36,9 +55,8 @@ def dynamic_backward(saved, g):
 
 
 def _forward(func, owner_varies, args, kwargs, eager):
-    from srcgrad import compiler, dispatch
-
-    callee = dispatch.resolve(func, owner_varies, args, kwargs)
+    compiler = _compiler()
+    callee = compiler.resolve(func, owner_varies, args, kwargs)
     wrt, slots = callee.wrt()
     unit = compiler.reverse_unit(callee.fn, wrt, eager=eager)
     value, inner = unit.forward(*callee.values, **callee.kwargs)
@@ -49,16 +67,14 @@ def dynamic_jvp(func, owner_dot, args, tangents, /, **kwargs):
     """``(value, tangent)`` of ``func(*args, **kwargs)``; ``owner_dot`` is the tangent of
     the method's object (None when it has none), ``tangents`` those of ``args`` (None
     for an argument without one)."""
-    from srcgrad import compiler_forward, dispatch
-
+    compiler = _compiler()
     varies = owner_dot is not None
-    callee = dispatch.resolve(func, varies, args, kwargs)
+    callee = compiler.resolve(func, varies, args, kwargs)
     outer = ((owner_dot,) if varies else ()) + tuple(tangents)
     wrt, slots = callee.wrt()
     chosen = [(name, outer[slot]) for name, slot in zip(wrt, slots) if outer[slot] is not None]
-    unit = compiler_forward.forward_unit(callee.fn, tuple(name for name, _ in chosen))
-    return compiler_forward.call_jvp(unit, callee.values, [t for _, t in chosen],
-                                     **callee.kwargs)
+    unit = compiler.forward_unit(callee.fn, tuple(name for name, _ in chosen))
+    return compiler.call_jvp(unit, callee.values, [t for _, t in chosen], **callee.kwargs)
 
 
 def sorted_order(items, key=None, reverse=False):
@@ -71,11 +87,10 @@ def sorted_order(items, key=None, reverse=False):
 def regenerated(function):
     """The function of the same role in the unit generated for what the names that
     ``function``'s unit resolved denote now (its guards missed: see srcgrad.guards)."""
-    from srcgrad import compiler, compiler_forward
-
+    compiler = _compiler()
     unit, role = function.unit, function.role
     if role == "jvp":
-        return compiler_forward.forward_unit(unit.fn, unit.wrt).jvp
+        return compiler.forward_unit(unit.fn, unit.wrt).jvp
     current = compiler.reverse_unit(unit.fn, unit.wrt, eager=unit.eager, scalars=unit.scalars)
     if role != "forward":
         return current.functions[role]

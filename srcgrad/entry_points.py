@@ -1,0 +1,20 @@
+"""The compiler's entry points for calls resolved when generated code runs.
+
+``_sg.dynamic_forward(fn, ...)`` (``srcgrad.runtime.dynamic``) meets its callee only at
+run time. The runtime, which emitted modules import on their own, never imports the
+compiler: loading this module registers these functions with it (the package loads it
+on the first such call).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from srcgrad.compiler import reverse_unit
+from srcgrad.compiler_forward import call_jvp, forward_unit
+from srcgrad.dispatch import resolve
+from srcgrad.runtime import dynamic
+
+__all__ = ["call_jvp", "forward_unit", "resolve", "reverse_unit"]
+
+dynamic.register_compiler(sys.modules[__name__])
