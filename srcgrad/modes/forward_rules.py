@@ -70,7 +70,8 @@ class TangentExpander:
             return None
         total = terms[0][1]
         for _, term in terms[1:]:
-            total = gast.BinOp(left=total, op=gast.Add(), right=term)
+            total = syntax.quote_expr("_sg.add_tangents(a, b)", a=total, b=term) \
+                if rule.structured else gast.BinOp(left=total, op=gast.Add(), right=term)
         if len(terms) == 1 and rule.broadcasts and self._constant_partial(total) \
                 and _may_broadcast(rule, values, terms[0][0]):
             total = syntax.quote_expr("_sg.broadcast_tangent(t, ans)", t=total,

@@ -52,6 +52,9 @@ defadjoint(np.linspace, _LINSPACE,
 
 # Piecewise-linear interpolation.
 defadjoint(np.interp, "x, xp, fp, left=None, right=None, period=None",
-           x="_sg.interp_adjoint_x(g, x, xp, fp)",
-           xp="_sg.interp_adjoint_xp(g, x, xp, fp)",
-           fp="_sg.interp_adjoint_fp(g, x, xp, fp, left, right)")
+           x="_sg.interp_adjoint_x(g, x, xp, fp, period)",
+           xp="_sg.interp_adjoint_xp(g, x, xp, fp, period)",
+           fp="_sg.interp_adjoint_fp(g, x, xp, fp, left, right, period)",
+           tangent={"x": "_sg.interp_tangent_x(x_dot, x, xp, fp, period)",
+                    "xp": "_sg.interp_tangent_xp(xp_dot, x, xp, fp, period)",
+                    "fp": "_sg.interp_tangent_fp(fp_dot, x, xp, left, right, period)"})

@@ -58,11 +58,15 @@ defadjoint(np.std, MOMENT, a="_sg.std_adjoint(g, a, ans, axis, ddof, keepdims)",
 # Order statistics (linear interpolation between the two nearest ranks).
 ORDER = "out=None, overwrite_input=False, method='linear', keepdims=False, weights=None"
 defadjoint(np.median, "a, axis=None, out=None, overwrite_input=False, keepdims=False",
-           a="_sg.quantile_adjoint(g, a, 0.5, axis, keepdims)")
+           a="_sg.quantile_adjoint(g, a, 0.5, axis, keepdims)",
+           tangent={"a": "_sg.quantile_tangent(a_dot, a, 0.5, axis, keepdims)"})
 defadjoint(np.quantile, f"a, q, axis=None, {ORDER}, interpolation=None",
-           a="_sg.quantile_adjoint(g, a, q, axis, keepdims, method)")
+           a="_sg.quantile_adjoint(g, a, q, axis, keepdims, method)",
+           tangent={"a": "_sg.quantile_tangent(a_dot, a, q, axis, keepdims, method)"})
 defadjoint(np.percentile, f"a, q, axis=None, {ORDER}, interpolation=None",
-           a="_sg.quantile_adjoint(g, a, np.true_divide(q, 100), axis, keepdims, method)")
+           a="_sg.quantile_adjoint(g, a, np.true_divide(q, 100), axis, keepdims, method)",
+           tangent={"a": "_sg.quantile_tangent(a_dot, a, np.true_divide(q, 100), axis, "
+                         "keepdims, method)"})
 
 # Differences and integrals.
 deflinear(np.diff, "a, n=1, axis=-1, prepend=None, append=None",

@@ -36,6 +36,7 @@ class Rule:
     resizes: bool = False   # in-place rows: changes a list's length (keeps items aligned)
     refuses: tuple = ()     # float parameters with no derivative here: differentiating
     #                         through one is a MissingRuleError, never a silent zero
+    structured: bool = False  # the result is a tuple: tangent terms add item by item
 
     def refusal(self, param):
         """The error message for differentiating through ``param``, or None."""
@@ -239,12 +240,13 @@ def deflinear(func, spec, adjoint, linear_in="x", name=None, registry=REGISTRY):
 
 
 def defadjoint(func, spec, tangent=None, name=None, broadcasts=False, refuses=(),
-               registry=REGISTRY, **adjoints):
+               structured=False, registry=REGISTRY, **adjoints):
     """A full template rule: one adjoint template per differentiable parameter
-    (``refuses``: float parameters whose derivative srcgrad does not know)."""
+    (``refuses``: float parameters whose derivative srcgrad does not know;
+    ``structured``: the result is a tuple, so tangent terms add item by item)."""
     param_names, defaults = _params(spec)
     rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, tangent,
-                broadcasts=broadcasts, refuses=tuple(refuses))
+                broadcasts=broadcasts, refuses=tuple(refuses), structured=structured)
     registry.add(func, rule)
     return rule
 

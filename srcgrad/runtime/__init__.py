@@ -20,6 +20,7 @@ from srcgrad.runtime.dynamic import *  # noqa: F403
 from srcgrad.runtime.fft_adjoints import *  # noqa: F403
 from srcgrad.runtime.guards import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
+from srcgrad.runtime.linalg_tangents import *  # noqa: F403
 from srcgrad.runtime.ode_adjoints import *  # noqa: F403
 from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.range_adjoints import *  # noqa: F403
@@ -27,6 +28,7 @@ from srcgrad.runtime.scipy_linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.sequences import *  # noqa: F403
 from srcgrad.runtime.special_adjoints import *  # noqa: F403
 from srcgrad.runtime.stats_adjoints import *  # noqa: F403
+from srcgrad.runtime.stats_tangents import *  # noqa: F403
 from srcgrad.runtime.tangents import *  # noqa: F403
 from srcgrad.runtime.transposes import *  # noqa: F403
 from srcgrad.runtime.variables import *  # noqa: F403

@@ -195,13 +195,22 @@ def _interp_segments(x, xp):
     return index, inside, width, t
 
 
-def interp_adjoint_x(g, x, xp, fp):
+def refuse_interp_period(period):
+    """``np.interp(..., period=p)`` wraps ``x`` and ``xp``: no rule of either mode models
+    that, so it is an error rather than a wrong derivative."""
+    if period is not None:
+        raise NotImplementedError("the derivative of np.interp with period=...")
+
+
+def interp_adjoint_x(g, x, xp, fp, period=None):
+    refuse_interp_period(period)
     index, inside, width, _ = _interp_segments(np.asarray(x), np.asarray(xp))
     fp = np.asarray(fp)
     return g * inside * (fp[index + 1] - fp[index]) / width
 
 
-def interp_adjoint_fp(g, x, xp, fp, left, right):
+def interp_adjoint_fp(g, x, xp, fp, left, right, period=None):
+    refuse_interp_period(period)
     x, xp = np.asarray(x), np.asarray(xp)
     index, inside, _, t = _interp_segments(x, xp)
     out = np.zeros(np.shape(fp), dtype=np.result_type(fp, g, 0.0))
@@ -215,7 +224,8 @@ def interp_adjoint_fp(g, x, xp, fp, left, right):
     return out
 
 
-def interp_adjoint_xp(g, x, xp, fp):
+def interp_adjoint_xp(g, x, xp, fp, period=None):
+    refuse_interp_period(period)
     x, xp, fp = np.asarray(x), np.asarray(xp), np.asarray(fp)
     index, inside, width, t = _interp_segments(x, xp)
     slope = (fp[index + 1] - fp[index]) / width

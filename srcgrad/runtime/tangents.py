@@ -22,6 +22,14 @@ def broadcast_like(g, v):
     return out[()] if out.ndim == 0 else out
 
 
+def add_tangents(a, b):
+    """``a + b`` for the tangents of a tuple result, item by item (a NamedTuple stays one)."""
+    if isinstance(a, tuple):
+        items = [add_tangents(x, y) for x, y in zip(a, b)]
+        return type(a)(*items) if hasattr(a, "_fields") else tuple(items)
+    return a + b
+
+
 def added_at(dx, index, g):
     """``add_at`` without the in-place write: a new buffer holding ``dx`` plus ``g`` at
     ``index``."""

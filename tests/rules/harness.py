@@ -188,3 +188,19 @@ def check_forward(row_, rng):
 
 
 CHECKS[FORWARD] = check_forward
+
+
+def check_transposes(row_, rng):
+    """``<W, jvp(v)>`` against ``<vjp(W), v>``, one argument at a time: the two modes'
+    rules are each other's transposes (no finite differences, so tight tolerances)."""
+    args = row_.sample(rng)
+    for index in row_.wrt:
+        v = random_like(args[index], rng)
+        value, tangent = sg.jvp(row_.fn, wrt=index)(*args, v)
+        w = random_like(value, rng)
+        _, backward = sg.vjp(row_.fn, wrt=index)(*args)
+        forward = pairing(w, tangent)
+        reverse = float(np.real(np.sum(np.asarray(backward(w)) * v)))
+        assert np.isclose(forward, reverse, rtol=1e-7, atol=1e-9), (
+            f"{row_.label()} argument {index}: forward <W, J v> = {forward!r}, "
+            f"reverse <J^T W, v> = {reverse!r}")

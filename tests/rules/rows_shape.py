@@ -88,6 +88,8 @@ ROWS = [
         note="x"),
     row("numpy.interp", lambda x, xp, fp: np.interp(x, xp, fp),
         const(np.array([0.3, 1.2, 2.5, 2.9])), increasing(4), normal(4), note="xp"),
+    row("numpy.interp", lambda x, fp: np.interp(x, np.array([0.0, 1.0, 2.0]), fp, right=-1.0),
+        const(np.array([-0.5, 0.5, 2.0, 2.5])), normal(3), note="fp outside, right"),
     row("builtins.list", lambda x, y: list((x, y))[1] * x, scalar(), scalar(), note="tuple"),
     row("builtins.list", lambda a: list(a)[0] * list(a)[1], normal(2, 3), note="rows"),
 ]
