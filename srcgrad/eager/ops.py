@@ -80,6 +80,11 @@ def _record(tape, func, args, kwargs, values, kw_values, out):
     plain = rule.bind(values, list(kw_values.items()))
     slots = [(rule.params[pos] if isinstance(pos, int) else pos, index, obj)
              for pos, index, obj in slots]
+    for param, _, _ in slots:
+        message = rule.no_derivative(param)
+        if message:
+            raise MissingRuleError(f"{message} (called on a watched value inside a "
+                                   "GradientTape)")
     slots = [s for s in slots if s[0] in rule.adjoints]
     if slots:
         tape.record(OpNode(rule, slots, _with_defaults(rule, objects),

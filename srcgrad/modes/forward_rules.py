@@ -34,6 +34,8 @@ class TangentExpander:
         """The tangent expression of ``target = call`` for a rule row, or None (zero)."""
         rule = info.rule
         values = self.mode.reverse_rules.bind(stmt, rule, info.args, info.keywords)
+        self.mode.reverse_rules.refuse_constant_params(
+            stmt, rule, values, lambda _, atom: isinstance(atom, gast.Name) and atom.id in state)
         tangent = rule.tangent
         if tangent == "linear":
             linear = rule.linear_in or tuple(rule.adjoints)
@@ -48,8 +50,6 @@ class TangentExpander:
             atom = values.get(param)
             if not (isinstance(atom, gast.Name) and atom.id in state):
                 continue
-            if param in rule.refuses:
-                raise self.mode.parsed.error(rule.refusal(param), stmt, MissingRuleError)
             if param not in tangent and param in rule.adjoints:
                 raise self.mode.parsed.error(
                     f"the forward-mode rule for `{rule.name}` has no tangent term for its "

@@ -60,9 +60,7 @@ class RuleExpander:
 
     def expand(self, stmt, rule, args, keywords, g, target, state):
         values = self.bind(stmt, rule, args, keywords)
-        for param in rule.refuses:
-            if self.mode.varied(stmt, values.get(param)):
-                raise self.mode.parsed.error(rule.refusal(param), stmt, MissingRuleError)
+        self.refuse_constant_params(stmt, rule, values, self.mode.varied)
         contributions = {}   # operand -> its contributions (``x * x`` gives two)
         for param, template in rule.adjoints.items():
             atom = values.get(param)
@@ -85,6 +83,15 @@ class RuleExpander:
                 total = syntax.quote_expr("_sg.restructure(g, x)", g=total, x=name)
             out += self.mode.accumulate(name, total, state)
         return out
+
+    def refuse_constant_params(self, stmt, rule, values, varied):
+        """A differentiated value reaching a parameter the rule has no derivative for
+        (and does not declare constant) is a MissingRuleError, in both modes."""
+        for param in rule.params:
+            if varied(stmt, values.get(param)):
+                message = rule.no_derivative(param)
+                if message:
+                    raise self.mode.parsed.error(message, stmt, MissingRuleError)
 
     def _may_broadcast(self, stmt, rule, values, param):
         """Unless every other operand is a scalar (or ``param``'s own value, as in

@@ -7,7 +7,7 @@ multiplies by the tangent.
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint, defelementwise, deflinear
+from srcgrad.rules.registry import defadjoint, defelementwise, deflinear, defrefuses
 
 # Arithmetic (also the Python operators, see ``operators``).
 defelementwise(np.add, "1", "1")
@@ -64,8 +64,10 @@ defelementwise(np.maximum, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans
 defelementwise(np.minimum, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)")
 defelementwise(np.fmax, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)")
 defelementwise(np.fmin, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)")
-defelementwise(np.clip, "_sg.clip_mask(a, a_min, a_max, min, max)", None, None, None, None,
-               params="a, a_min=None, a_max=None, out=None, min=None, max=None")
+_LOW = "_sg.clip_bound_partial(a, a_min, a_max, min, max, False)"
+_HIGH = "_sg.clip_bound_partial(a, a_min, a_max, min, max, True)"
+defelementwise(np.clip, "_sg.clip_mask(a, a_min, a_max, min, max)", _LOW, _HIGH, None, _LOW,
+               _HIGH, params="a, a_min=None, a_max=None, out=None, min=None, max=None")
 defadjoint(np.where, "condition, x=None, y=None", broadcasts=True,
            x="np.where(condition, g, 0.0)", y="np.where(condition, 0.0, g)",
            tangent={"x": "np.where(condition, x_dot, 0.0)", "y": "np.where(condition, 0.0, y_dot)"})
@@ -81,3 +83,4 @@ defadjoint(np.angle, "z, deg=False", z="_sg.angle_adjoint(g, z) * (180 / np.pi i
            tangent={"z": "_sg.angle_tangent(z_dot, z) * (180 / np.pi if deg else 1)"})
 defelementwise(np.nan_to_num, "np.isfinite(x)",
                params="x, copy=True, nan=0.0, posinf=None, neginf=None")
+defrefuses(np.nan_to_num, "nan", "posinf", "neginf")

@@ -6,7 +6,7 @@ the sorts, whose permutation is piecewise constant in the data.
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint, deflinear
+from srcgrad.rules.registry import defadjoint, defconstant, deflinear, defrefuses
 
 deflinear(np.triu, "m, k=0", "np.triu(g, k)", linear_in="m")
 deflinear(np.tril, "m, k=0", "np.tril(g, k)", linear_in="m")
@@ -58,3 +58,7 @@ defadjoint(np.interp, "x, xp, fp, left=None, right=None, period=None",
            tangent={"x": "_sg.interp_tangent_x(x_dot, x, xp, fp, period)",
                     "xp": "_sg.interp_tangent_xp(xp_dot, x, xp, fp, period)",
                     "fp": "_sg.interp_tangent_fp(fp_dot, x, xp, left, right, period)"})
+
+defrefuses(np.interp, "left", "right", "period")
+defconstant(np.real_if_close, tol="a tolerance: the value is locally constant in it")
+defconstant(np.full_like, a="only its shape and dtype are read")

@@ -7,7 +7,7 @@ with one entry per item, zeros for the items the program did not use.
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint
+from srcgrad.rules.registry import defadjoint, defconstant, defrefuses
 
 la = np.linalg
 
@@ -53,3 +53,8 @@ defadjoint(la.lstsq, "a, b, rcond=None", a="_sg.lstsq_adjoints(g, a, b, ans)[0]"
            b="_sg.lstsq_adjoints(g, a, b, ans)[1]", structured=True,
            tangent={"a": "_sg.lstsq_tangent(a_dot, None, a, b, ans)",
                     "b": "_sg.lstsq_tangent(None, b_dot, a, b, ans)"})
+
+_CUTOFF = "a cutoff for small singular values: the result is locally constant in it"
+defconstant(la.pinv, rcond=_CUTOFF, rtol=_CUTOFF)
+defconstant(la.lstsq, rcond=_CUTOFF)
+defrefuses(la.norm, "ord")

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint, deflinear
+from srcgrad.rules.registry import defadjoint, deflinear, defrefuses
 
 SUM = "a, axis=None, dtype=None, out=None, keepdims=False"
 deflinear(np.sum, SUM + ", initial=None, where=None",
@@ -78,3 +78,13 @@ defadjoint(np.trapezoid, "y, x=None, dx=1.0, axis=-1",
            tangent={"y": "np.trapezoid(y_dot, x, dx, axis)",   # linear in each argument
                     "x": "np.trapezoid(y, x_dot, dx, axis)",
                     "dx": "np.trapezoid(y, x, dx_dot, axis)"})
+
+# Float parameters these rows have no derivative for: refused when differentiated.
+for _reduce in (np.sum, np.prod, np.max, np.min, np.amax, np.amin, np.nanmax, np.nanmin,
+                np.nansum):
+    defrefuses(_reduce, "initial")
+defrefuses(np.var, "mean")
+defrefuses(np.std, "mean")
+defrefuses(np.quantile, "q", "weights")
+defrefuses(np.percentile, "q", "weights")
+defrefuses(np.diff, "prepend", "append")

@@ -59,7 +59,8 @@ def defrule(func: Callable[..., Any], spec: str, tangent: dict[str, str] | str |
     elif tangent not in (None, "linear"):
         raise TypeError(f"defrule({_label(func)}): tangent must be a dict of templates, "
                         f"'linear' or None; got {tangent!r}")
-    registry.defadjoint(func, spec, tangent=tangent, broadcasts=broadcasts, **adjoints)
+    rule = registry.defadjoint(func, spec, tangent=tangent, broadcasts=broadcasts, **adjoints)
+    _declared_constant(rule)
 
 
 def defelementwise(func: Callable[..., Any], *partials: str | None,
@@ -79,7 +80,15 @@ def defelementwise(func: Callable[..., Any], *partials: str | None,
     for position, partial in enumerate(partials):
         if partial is not None:
             _check_template(func, f"partial {position}", partial)
-    registry.defelementwise(func, *partials, params=params)
+    _declared_constant(registry.defelementwise(func, *partials, params=params))
+
+
+def _declared_constant(rule):
+    """A user's rule says, by giving a parameter no template, that no derivative flows
+    through it (the docstrings above promise that)."""
+    for param in rule.params:
+        if param not in rule.adjoints:
+            rule.constants[param] = "the rule registered for it gives it no derivative"
 
 
 def _label(func):

@@ -19,6 +19,27 @@ import sys
 
 NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "__class__"}
 
+# Parameters that select what a function computes rather than feed it numbers: integers,
+# flags, strings, shapes, dtypes, buffers. A rule needs no adjoint for them; any other
+# parameter without one is refused when a differentiated value reaches it (never a
+# silent zero) unless the rule says why it is constant (``defconstant``).
+_STRUCTURAL = {
+    "an axis (an integer)": "axis axes axis1 axis2 axisa axisb axisc source destination "
+                            "start offset shift",
+    "a flag or a choice of method": "keepdims endpoint retstep full_matrices compute_uv "
+                                    "hermitian upper lower UPLO mode method interpolation "
+                                    "kind stable order casting optimize norm trans "
+                                    "unit_diagonal transposed assume_a check_finite "
+                                    "allow_singular return_sign copy subok disp deg",
+    "a count or a shape (integers)": "n num k kth ddof correction minlength ndmin s shape "
+                                     "newshape reps repeats indices indices_or_sections "
+                                     "pad_width blocksize",
+    "a dtype, device or output buffer": "dtype out device like overwrite_a overwrite_b "
+                                        "overwrite_input",
+    "a boolean mask": "where condition",
+}
+STRUCTURAL_PARAMS = {name: why for why, names in _STRUCTURAL.items() for name in names.split()}
+
 
 @dataclasses.dataclass
 class Rule:
@@ -37,6 +58,8 @@ class Rule:
     refuses: tuple = ()     # float parameters with no derivative here: differentiating
     #                         through one is a MissingRuleError, never a silent zero
     structured: bool = False  # the result is a tuple: tangent terms add item by item
+    constants: dict = dataclasses.field(default_factory=dict)  # param -> why no derivative
+    #                         flows through it (beyond the names in STRUCTURAL_PARAMS)
 
     def refusal(self, param):
         """The error message for differentiating through ``param``, or None."""
@@ -45,6 +68,20 @@ class Rule:
         return (f"srcgrad has no derivative of `{self.name}` with respect to its argument "
                 f"`{param}`; keep `{param}` constant (wrap it in srcgrad.stop_gradient) or "
                 "register a rule with srcgrad.defrule")
+
+    def no_derivative(self, param):
+        """The error for a differentiated value reaching ``param``, or None when the rule
+        has a derivative for it or says why it carries none (``constants``, a structural
+        parameter such as ``axis``, or srcgrad's own helpers)."""
+        if param in self.refuses:
+            return self.refusal(param)
+        if param in self.adjoints or param in self.constants or param in STRUCTURAL_PARAMS \
+                or self.name.startswith("srcgrad."):
+            return None
+        return (f"srcgrad has no derivative of `{self.name}` with respect to its argument "
+                f"`{param}`, which is given a value being differentiated; keep `{param}` "
+                "constant (wrap it in srcgrad.stop_gradient) or register a rule with "
+                "srcgrad.defrule")
 
     def bind(self, args, keywords):
         """Map call arguments (atoms) and keywords to this rule's parameters."""
@@ -270,6 +307,19 @@ def definplace(func, spec, linear_in, update=None, saves=None, resizes=False, na
                 resizes=resizes)
     registry.add(func, rule)
     return rule
+
+
+def defconstant(func, registry=REGISTRY, **reasons):
+    """Say why each named float parameter of ``func``'s row carries no derivative:
+    ``defconstant(np.heaviside, x1="a step: piecewise constant in its input")``."""
+    registry.lookup(func).constants.update(reasons)
+
+
+def defrefuses(func, *params, registry=REGISTRY):
+    """Float parameters of ``func``'s row with no derivative here: a differentiated value
+    reaching one is a MissingRuleError naming it."""
+    rule = registry.lookup(func)
+    rule.refuses = tuple(rule.refuses) + params
 
 
 def defnondiff(*funcs, registry=REGISTRY):

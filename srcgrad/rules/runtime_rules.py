@@ -18,8 +18,9 @@ from srcgrad import runtime as rt
 from srcgrad.rules.registry import defadjoint, defelementwise, definplace, deflinear, defnondiff
 
 defnondiff(rt.zeros_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask, rt.inverse_axes,
-           rt.zeros_like_structure, rt.all_scalars, rt.read_constant, rt.ones_seed,
-           rt.zip_length, rt.check_array_types, rt.check_unshared, rt.updates_in_place)
+           rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars, rt.read_constant,
+           rt.ones_seed, rt.zip_length, rt.check_array_types, rt.check_unshared,
+           rt.updates_in_place)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")

@@ -8,7 +8,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only without SciPy
     si = None
 
-from srcgrad.rules.registry import defadjoint
+from srcgrad.rules.registry import defadjoint, defconstant
 
 _SPEC = ("func, y0, t, args=(), Dfun=None, col_deriv=0, full_output=0, ml=None, mu=None, "
          "rtol=None, atol=None, tcrit=None, h0=0.0, hmax=0.0, hmin=0.0, ixpr=0, mxstep=0, "
@@ -23,6 +23,10 @@ def _register():
                 for name in ("y0", "t", "args")}
     defadjoint(si.odeint, _SPEC, tangent=tangents, name="scipy.integrate.odeint",
                refuses=("func",), **adjoints)
+    settings = ("Dfun col_deriv full_output ml mu rtol atol tcrit h0 hmax hmin ixpr mxstep "
+                "mxhnil mxordn mxords printmessg tfirst")
+    defconstant(si.odeint, **{name: "a solver setting: the solution it approximates does not "
+                              "depend on it" for name in settings.split()})
 
 
 if si is not None:

@@ -8,7 +8,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only without SciPy
     sp = None
 
-from srcgrad.rules.registry import REGISTRY, defadjoint, defelementwise
+from srcgrad.rules.registry import REGISTRY, defadjoint, defconstant, defelementwise
 
 _SQRT_2PI = "np.sqrt(2 * np.pi)"
 
@@ -63,6 +63,7 @@ def _register_more():
     the normal distribution's functions, Bessel functions of any order."""
     _elementwise("psi", "_sg.polygamma(1, x)")
     _elementwise("multigammaln", "_sg.multidigamma(a, d)", None, params=("a", "d"))
+    defconstant(sp.multigammaln, d="the dimension (an integer)")
     _elementwise("gammainc", None, "np.exp(-x + (a - 1) * np.log(x)) / _sg.gamma(a)",
                  params=("a", "x"), refuses=("a",))
     _elementwise("gammaincc", None, "-np.exp(-x + (a - 1) * np.log(x)) / _sg.gamma(a)",

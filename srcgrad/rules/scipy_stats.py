@@ -25,7 +25,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only without SciPy
     st = None
 
-from srcgrad.rules.registry import defadjoint, defelementwise
+from srcgrad.rules.registry import defadjoint, defconstant, defelementwise
 
 Z = "((x - loc) / scale)"
 
@@ -107,6 +107,10 @@ def _discrete():
                    name="scipy.stats.binom.sf")
 
 
+_INTEGER_SHIFT = ("an integer shift of a discrete distribution: the pmf is piecewise constant "
+                  "in it")
+
+
 def _multivariate():
     """Dirichlet (components along the first axis) and the multivariate normal (the last
     axis of ``x``; ``cov`` a matrix, a vector of variances or one variance)."""
@@ -130,6 +134,9 @@ def _register():
     for name, (shapes, dlogf0, shape_partials) in LOCATION_SCALE.items():
         _location_scale(name, shapes, dlogf0, shape_partials)
     _discrete()
+    for family in (st.poisson, st.binom):
+        for method in ("logpmf", "pmf", "cdf", "sf"):
+            defconstant(getattr(family, method), loc=_INTEGER_SHIFT)
     _multivariate()
 
 

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from srcgrad import runtime as rt
-from srcgrad.rules.registry import defadjoint, defelementwise, deflinear
+from srcgrad.rules.registry import defadjoint, defconstant, defelementwise, deflinear
 
 defelementwise(math.copysign, "math.copysign(1.0, x) * math.copysign(1.0, y)", None)
 defelementwise(np.copysign, "np.copysign(1.0, x) * np.copysign(1.0, y)", None)
@@ -32,3 +32,11 @@ for _freq in (np.fft.fftfreq, np.fft.rfftfreq):
     defadjoint(_freq, "n, d=1.0, device=None", d="-np.sum(g * ans) / d",
                tangent={"d": "-ans / d * d_dot"})
 deflinear(rt.array_tolist, "x", "_sg.tolist_adjoint(g, x)")
+
+_SIGN_ONLY = "only its sign is read: the value is piecewise constant in it"
+defconstant(math.copysign, y=_SIGN_ONLY)
+defconstant(np.copysign, y=_SIGN_ONLY)
+defconstant(np.heaviside, x1="the step's input: the value is piecewise constant in it")
+defconstant(np.arange, stop="the end of the range: it sets how many values there are, "
+            "not what they are")
+defconstant(np.bincount, x="integer bin indices")

@@ -29,6 +29,18 @@ def clip_mask(a, a_min, a_max, low=None, high=None):
     return mask
 
 
+def clip_bound_partial(a, a_min, a_max, low, high, upper):
+    """Where ``np.clip``'s value is its lower bound (``upper=False``) or its upper bound:
+    ``clip = minimum(maximum(a, a_min), a_max)``; ties go to ``a`` (as in ``clip_mask``)."""
+    a_min = low if a_min is None else a_min
+    a_max = high if a_max is None else a_max
+    floor = a if a_min is None else np.maximum(a, a_min)
+    if upper:
+        return np.asarray(floor > a_max, dtype=float)
+    mask = np.asarray(a < a_min, dtype=float)
+    return mask if a_max is None else mask * (a_min <= a_max)
+
+
 def power_exponent_partial(x, ans):
     """d(x**y)/dy = log(x) * x**y, taken as 0 where x == 0."""
     x = np.asarray(x, dtype=float)

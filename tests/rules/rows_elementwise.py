@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from tests.rules.harness import const, normal, positive, row, scalar, uniform, unit
+from tests.rules.harness import const, distinct, normal, positive, row, scalar, uniform, unit
 
 ROWS = [
     # Arithmetic, with broadcasting shapes for the binary rows.
@@ -65,6 +65,12 @@ ROWS = [
     row("numpy.fmax", lambda x, y: np.fmax(x, y), normal(4), normal(4)),
     row("numpy.fmin", lambda x, y: np.fmin(x, y), normal(4), normal(4)),
     row("numpy.clip", lambda a: np.clip(a, -0.5, 0.5), normal(6)),
+    row("numpy.clip", lambda a, lo, hi: np.clip(a, lo, hi), distinct(6), scalar(-1.0, -0.6),
+        scalar(0.6, 1.0), note="bounds"),
+    row("numpy.clip", lambda a, hi: np.clip(a, max=hi), distinct(6), uniform(0.6, 1.0, 6),
+        note="max=, array bound"),
+    row("numpy.clip", lambda a, lo: np.clip(a, lo, 0.3), distinct(6), scalar(0.5, 0.9),
+        note="crossed bounds"),
     row("numpy.where", lambda x, y: np.where(x > 0, x, y), normal(3, 4), normal(4)),
     row("numpy.where", lambda x, c: np.where(c, x, 0.0), normal(4),
         const(np.array([True, False, True, False])), note="mask constant"),

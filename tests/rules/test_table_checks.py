@@ -136,3 +136,77 @@ def test_every_reverse_rule_has_a_forward_rule_for_each_argument():
             missing[name] = sorted(set(rule.adjoints) - set(rule.tangent))
     assert not missing
     assert not [r.label() for r in ROWS if FORWARD not in r.modes], "rows must check both modes"
+
+
+def test_every_parameter_has_a_derivative_or_a_reason_for_none():
+    """A parameter with no adjoint is structural (an axis, a flag...), declared constant
+    with a reason, or refused: a differentiated value reaching it is never a silent zero."""
+    from srcgrad.rules import load_optional_rows
+    from srcgrad.rules.registry import STRUCTURAL_PARAMS
+
+    load_optional_rows()
+    unexplained = {
+        name: [p for p in rule.params if p not in rule.adjoints and p not in rule.refuses
+               and p not in rule.constants and p not in STRUCTURAL_PARAMS]
+        for name, rule in REGISTRY.rows().items() if not name.startswith("srcgrad.")}
+    assert not {name: params for name, params in unexplained.items() if params}
+
+
+def quantile_at(x, q):
+    return np.sum(np.quantile(x, q))
+
+
+def clipped_interp(x, left):
+    return np.sum(np.interp(x, np.array([0.0, 1.0]), np.array([2.0, 3.0]), left=left))
+
+
+def norm_of_order(x, p):
+    return np.linalg.norm(x, p)
+
+
+REFUSED_PARAMETERS = [
+    (quantile_at, (np.array([1.0, 3.0, 2.0]), 0.3), "numpy.quantile", "q"),
+    (clipped_interp, (np.array([-1.0, 0.5]), 1.5), "numpy.interp", "left"),
+    (norm_of_order, (np.array([1.0, -2.0]), 3.0), "numpy.linalg.norm", "ord"),
+]
+
+
+@pytest.mark.parametrize("fn, args, name, param", REFUSED_PARAMETERS)
+@pytest.mark.parametrize("api", ["grad", "jvp"])
+def test_a_differentiated_value_reaching_a_parameter_without_a_rule_is_refused(
+        fn, args, name, param, api):
+    """Each of these functions depends on the parameter (d/dq of a quantile is the gap
+    between the order statistics around it); a rule without its derivative must not
+    give 0 for it."""
+    with pytest.raises(sg.MissingRuleError,
+                       match=f"`{name}` with respect to its argument `{param}`"):
+        if api == "grad":
+            sg.grad(fn, wrt=1)(*args)
+        else:
+            sg.jvp(fn, wrt=1)(*args, 1.0)
+
+
+def test_a_watched_value_reaching_a_parameter_without_a_rule_is_refused_on_a_tape():
+    q = sg.Variable(0.3)
+    with sg.GradientTape():
+        with pytest.raises(sg.MissingRuleError,
+                           match="`numpy.quantile` with respect to its argument `q`"):
+            np.quantile(np.array([1.0, 3.0, 2.0]), q)
+
+
+def scaled_with_user_rule(x, s):
+    return np.sum(user_scaled(x, s))
+
+
+def user_scaled(x, s):
+    return x * s
+
+
+def test_a_user_rule_without_a_template_for_a_parameter_declares_it_constant():
+    """``sg.defrule``'s contract: a parameter given no template carries no derivative."""
+    sg.defrule(user_scaled, "x, s", x="g * s", tangent={"x": "s"})
+    try:
+        assert sg.grad(scaled_with_user_rule, wrt=1)(np.ones(2), 3.0) == 0.0
+    finally:
+        REGISTRY._rules.pop(user_scaled, None)
+        REGISTRY._by_name.pop(f"{__name__}.user_scaled", None)
