@@ -164,7 +164,8 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     wrt_names = (wrt,) if isinstance(wrt, str) else wrt
     result = ReverseMode(parsed, parsed.node, wrt_names, namer, callee_names, eager,
                          scalar_params=scalars).run()
-    functions, zero_wrt = _assemble(parsed, result, fn_names, namer, isinstance(wrt, str))
+    functions, zero_wrt = _assemble(parsed, result, fn_names, namer, isinstance(wrt, str),
+                                    scalars)
     if not (eager or scalars):
         for role in ("forward", "grad", "value_and_grad"):
             functions[role].body[:0] = array_type_guard(parsed)
@@ -229,8 +230,9 @@ def _guard_entries(unit_guards, functions):
     backward.body[:0] = check
 
 
-def _assemble(parsed, result, fn_names, namer, single):
-    """Build the four generated ``def``s from the sweeps."""
+def _assemble(parsed, result, fn_names, namer, single, scalars):
+    """Build the four generated ``def``s from the sweeps. Each gradient is returned in
+    its input's dtype (``_sg.in_dtype_of``)."""
     params = syntax.param_names(parsed.node.args)
     signature = parsed.node.args
     grads = []
@@ -244,8 +246,11 @@ def _assemble(parsed, result, fn_names, namer, single):
             grads.append(syntax.quote_expr(template, x=p))
         elif p in containers:
             grads.append(syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p))
-        else:
+        elif scalars:   # only float, int and float64 arguments reach that variant
             grads.append(syntax.name(adjoint))
+        else:
+            grads.append(syntax.quote_expr("_sg.in_dtype_of(d, x)", d=adjoint,
+                                           x=_entry_value(p, result.forward, namer)))
     grads_expr = grads[0] if single else syntax.tuple_of(grads)
     live_out = {result.adjoints[p] for p in result.adjoints if result.adjoints[p]}
     forward, backward, saved = optimize_sweeps(
@@ -311,6 +316,16 @@ def _assemble(parsed, result, fn_names, namer, single):
     for function in functions.values():
         function.lineno = parsed.node.lineno
     return functions, zero_wrt
+
+
+def _entry_value(param, forward, namer):
+    """The name holding ``param``'s value on entry: itself, or, when the function rebinds
+    it, a copy taken first (``x_entry = x``), so the backward need not restore it."""
+    if param not in _assigned(forward):
+        return param
+    entry = namer.fresh(f"{param}_entry")
+    forward.insert(0, syntax.assign(entry, syntax.name(param)))
+    return entry
 
 
 def _scalar_dispatch(parsed, functions, base, namer):

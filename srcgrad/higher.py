@@ -92,7 +92,8 @@ def _basis(shape, index):
 
 def _inputs(fn, bound, names, args):
     params = api.parameter_names(fn, bound)
-    return [np.asarray(args[params.index(n)], dtype=float) for n in names]
+    xs = [np.asarray(args[params.index(n)]) for n in names]
+    return [x if x.dtype.kind in "fc" else x.astype(float) for x in xs]
 
 
 def hessian(f: Function, wrt: Wrt = api.FIRST, *,
@@ -106,7 +107,8 @@ def hessian(f: Function, wrt: Wrt = api.FIRST, *,
 
     def hessian_fn(*args):
         xs = _inputs(fn, bound, names, args)
-        blocks = [[np.zeros(a.shape + b.shape) for b in xs] for a in xs]
+        blocks = [[np.zeros(a.shape + b.shape, dtype=np.result_type(a, b)) for b in xs]
+                  for a in xs]
         for k, x in enumerate(xs):
             for in_index in np.ndindex(x.shape):
                 vectors = tuple(_basis(x.shape, in_index) if j == k else np.zeros(y.shape)

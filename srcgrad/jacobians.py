@@ -93,7 +93,8 @@ def _jacobian(f, wrt, mode):
                 value, columns = _columns(forward, args, inputs)
         out_leaves, out_def = pytree.flatten(value)
         _check_float_outputs(out_leaves)
-        blocks = [[np.zeros(np.shape(o) + x.shape) for x in in_leaves] for o in out_leaves]
+        blocks = [[np.zeros(np.shape(o) + x.shape, dtype=_block_dtype(o, x)) for x in in_leaves]
+                  for o in out_leaves]
         if columns is not None:
             _fill_from_columns(blocks, columns, in_leaves)
         else:
@@ -117,6 +118,15 @@ def _float_tree(tree, name):
             x = x.astype(float)
         return x
     return pytree.tree_map(leaf, tree)
+
+
+def _block_dtype(out, x):
+    """A block is in its input's float dtype, as gradients are; complex when the output
+    or the input is complex (a float block would drop the imaginary part)."""
+    out_dtype = np.asarray(out).dtype
+    if out_dtype.kind == "c" or x.dtype.kind == "c":
+        return np.result_type(out_dtype, x.dtype, np.complex64)
+    return x.dtype
 
 
 def _check_float_outputs(leaves):

@@ -13,7 +13,7 @@ import numpy as np
 
 from srcgrad.eager import structure
 from srcgrad.eager.variables import Tensor, _as_value
-from srcgrad.runtime import zeros_like
+from srcgrad.runtime import in_dtype_of, zeros_like
 from srcgrad.runtime.variables import VariableBase
 
 
@@ -116,13 +116,13 @@ def _final(grad, source, zero, on_tensors):
         return zeros_like(value) if zero else None
     if type(grad) is np.ndarray:   # the usual case: an array shaped as its source's value
         if type(value) is np.ndarray and grad.shape == value.shape:
-            return grad
+            return in_dtype_of(grad, value)
     elif isinstance(grad, Tensor):
         return grad if on_tensors else grad._value
     shape = np.shape(value)
     if getattr(grad, "shape", ()) != shape:
         grad = np.broadcast_to(grad, shape).copy()
-    return grad
+    return in_dtype_of(grad, value)
 
 
 def _stack_rows(rows, shape, source, zero):

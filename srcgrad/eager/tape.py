@@ -300,7 +300,7 @@ class GradientTape(TapeBase):
             grad = get(source) if isinstance(source, _TRACKED) else None
             value = source._value if isinstance(source, _TRACKED) else None
             if type(grad) is np.ndarray and type(value) is np.ndarray and \
-                    grad.shape == value.shape and value.dtype.kind in "fc":   # the usual case
+                    grad.shape == value.shape and grad.dtype is value.dtype:   # the usual case
                 grads.append(grad)
             else:
                 grads.append(_final(grad, source, zero, on_tensors))

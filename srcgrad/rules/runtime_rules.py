@@ -30,6 +30,7 @@ deflinear(rt.snapshot, "v", "g", linear_in="v")
 deflinear(rt.private_copy, "v, others=(), line=None", "g", linear_in="v")
 deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies of stacks
 deflinear(rt.finish, "v, primal", "g", linear_in="v")
+deflinear(rt.in_dtype_of, "v, value", "_sg.in_dtype_of(g, v)", linear_in="v")   # a cast
 deflinear(rt.item_adjoint, "v, index, value",
           "_sg.added_at(_sg.zeros_like(v), index, _sg.unbroadcast(g, v[index]))", linear_in="v")
 defadjoint(rt.added_at, "v, index, item", tangent="linear", v="g",

@@ -16,6 +16,7 @@ from srcgrad.runtime.container_adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403
 from srcgrad.runtime.core import _FLOAT, _NDARRAY  # noqa: F401
 from srcgrad.runtime.distribution_adjoints import *  # noqa: F403
+from srcgrad.runtime.dtypes import *  # noqa: F403
 from srcgrad.runtime.dynamic import *  # noqa: F403
 from srcgrad.runtime.fft_adjoints import *  # noqa: F403
 from srcgrad.runtime.guards import *  # noqa: F403

@@ -28,4 +28,4 @@ def piecewise_grad(x):
         dx = dx + d_mul * 0.5
     else:
         dx = dy
-    return dx
+    return _sg.in_dtype_of(dx, x)

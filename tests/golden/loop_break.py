@@ -33,4 +33,4 @@ def loop_break_grad(x):
         dacc = _sg.unbroadcast(d_add, acc)
         d_mul = _sg.unbroadcast(d_add, _mul)
         dx += d_mul * i
-    return dx
+    return _sg.in_dtype_of(dx, x)

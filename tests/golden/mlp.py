@@ -18,4 +18,4 @@ def mlp_grad(w1, b1, w2, x):
     d_matmul = _sg.unbroadcast(d_add, _matmul)
     db1 = _sg.unbroadcast(d_add, b1)
     dw1 = _sg.matmul_adjoint_b(d_matmul, x, w1)
-    return (dw1, db1, dw2)
+    return (_sg.in_dtype_of(dw1, w1), _sg.in_dtype_of(db1, b1), _sg.in_dtype_of(dw2, w2))

@@ -22,4 +22,4 @@ def recurrence_grad(w, x):
         dw += _sg.unbroadcast(d_mul * h, w)
         dh = _sg.unbroadcast(d_mul * w, h)
     dx = dh
-    return (dw, dx)
+    return (_sg.in_dtype_of(dw, w), _sg.in_dtype_of(dx, x))

@@ -21,4 +21,4 @@ def reassigned_grad(x):
     d_mul = dy_1
     dy = d_mul * y + d_mul * y
     dx = dx + dy * 2.0
-    return dx
+    return _sg.in_dtype_of(dx, x)

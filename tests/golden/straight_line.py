@@ -30,4 +30,4 @@ def elementwise_chain_grad(x):
     d_neg = _sg.unbroadcast(d_mul * x, _neg)
     dx += _sg.unbroadcast(d_mul * _neg, x)
     dx += -d_neg
-    return dx
+    return _sg.in_dtype_of(dx, x)

@@ -18,4 +18,4 @@ def swap_grad(x, y):
     dy_1 = _sg.unbroadcast(d_mul_1 * x_1, y_1)
     dy = dx_1
     dx = dy_1 * 2.0
-    return (dx, dy)
+    return (_sg.in_dtype_of(dx, x), _sg.in_dtype_of(dy, y))

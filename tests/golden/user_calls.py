@@ -19,4 +19,4 @@ def helper_chain_grad(x):
     dx = _sg.unbroadcast(d_mul * y, x)
     dy = _sg.unbroadcast(d_mul * x, y)
     dx = dx + (dy * x + dy * x)
-    return dx
+    return _sg.in_dtype_of(dx, x)

@@ -2,6 +2,7 @@
 def while_halving_grad(x):
     _sg.check_array_types(x)
     # Forward sweep: the original computation
+    x_entry = x
     steps = 0
     _cond = x > 1.0
     n_iterations = 0
@@ -20,4 +21,4 @@ def while_halving_grad(x):
     dx = d_mul * x + d_mul * x
     for _ in range(n_iterations):
         dx = dx / 2.0
-    return dx
+    return _sg.in_dtype_of(dx, x_entry)

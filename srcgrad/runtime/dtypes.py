@@ -1,0 +1,27 @@
+"""A derivative in the dtype of the value it belongs to.
+
+A float32 input combined with a float64 constant computes in float64 (NumPy's
+promotion), but its gradient is returned as float32, like the input (as JAX and
+autograd do): ``return _sg.in_dtype_of(dx, x)``. Forward mode does the same for the
+output's tangent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_FLOAT64 = np.dtype(np.float64)
+
+
+def in_dtype_of(derivative, value):
+    """``derivative`` cast to ``value``'s float (or complex) dtype when both are of that
+    kind and the dtypes differ; anything else is returned as it is."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or dtype is _FLOAT64:
+        return derivative
+    own = getattr(derivative, "dtype", None)
+    if own is None or own == dtype or own.kind != dtype.kind or dtype.kind not in "fc":
+        return derivative
+    if isinstance(derivative, np.ndarray):
+        return derivative.astype(dtype)
+    return dtype.type(derivative)

@@ -1,0 +1,97 @@
+"""Derivatives come back in their input's dtype: a float32 input combined with float64
+constants computes in float64 (NumPy's promotion) but gets a float32 gradient, in every
+API. Closed forms are the oracle: d/dx sum(sin(x) * C) = cos(x) * C."""
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+
+C = np.array([1.0, 2.0, 3.0])
+X = np.array([0.1, 0.2, 0.3], dtype=np.float32)
+EXACT = np.cos(X.astype(np.float64)) * C
+
+
+def weighted_sines(x):
+    return np.sum(np.sin(x) * C)
+
+
+def scaled_sines(x):
+    return np.sin(x) * C
+
+
+def halved(x):
+    return x * 0.5
+
+
+@sg.differentiable
+def weighted_sines_unit(x):
+    return np.sum(np.sin(x) * C)
+
+
+def _tape(fn):
+    v = sg.Variable(X)
+    with sg.GradientTape() as tape:
+        y = fn(v)
+    return tape.gradient(y, v)
+
+
+GRADIENTS = {
+    "grad": lambda: sg.grad(weighted_sines)(X),
+    "value_and_grad": lambda: sg.value_and_grad(weighted_sines)(X)[1],
+    "vjp": lambda: sg.vjp(weighted_sines)(X)[1](1.0),
+    "elementwise_grad": lambda: sg.elementwise_grad(scaled_sines)(X),
+    "gradients_function": lambda: sg.gradients_function(weighted_sines)(X)[0],
+    "tape, per operation": lambda: _tape(weighted_sines),
+    "tape, compiled call": lambda: _tape(weighted_sines_unit),
+}
+
+
+@pytest.mark.parametrize("api", list(GRADIENTS))
+def test_a_float32_input_gets_a_float32_gradient(api):
+    gradient = GRADIENTS[api]()
+    assert gradient.dtype == np.float32
+    np.testing.assert_allclose(gradient, EXACT, rtol=1e-6)
+
+
+@pytest.mark.parametrize("jacobian", [sg.jacobian, sg.jacfwd, sg.jacrev])
+def test_jacobian_blocks_take_the_input_dtype(jacobian):
+    result = jacobian(scaled_sines)(X)
+    assert result.dtype == np.float32
+    np.testing.assert_allclose(result, np.diag(EXACT), rtol=1e-6)
+
+
+def test_hessian_and_hvp_take_the_input_dtype():
+    second = -np.sin(X.astype(np.float64)) * C
+    hessian = sg.hessian(weighted_sines)(X)
+    product = sg.hvp(weighted_sines)(X, np.ones(3, np.float32))
+    assert hessian.dtype == product.dtype == np.float32
+    np.testing.assert_allclose(hessian, np.diag(second), rtol=1e-6)
+    np.testing.assert_allclose(product, second, rtol=1e-6)
+
+
+def test_a_jvp_tangent_takes_the_output_dtype():
+    value, tangent = sg.jvp(halved)(X, np.ones(3))   # a float64 direction
+    assert value.dtype == tangent.dtype == np.float32
+    np.testing.assert_allclose(tangent, 0.5)
+
+
+def test_a_float32_scalar_gets_a_float32_scalar():
+    gradient = sg.grad(weighted_sines)(np.float32(0.5))
+    assert type(gradient) is np.float32
+    assert np.isclose(gradient, np.cos(0.5) * 6.0, rtol=1e-6)
+
+
+def test_float64_and_integer_inputs_are_unchanged():
+    assert sg.grad(weighted_sines)(X.astype(np.float64)).dtype == np.float64
+    assert sg.grad(weighted_sines)(np.array([0, 1, 2])).dtype == np.float64
+
+
+def jacobian_of_phases(x):
+    return np.exp(1j * x)
+
+
+def test_a_complex_jacobian_keeps_its_imaginary_part():
+    x = np.array([0.3, 0.7])
+    result = sg.jacobian(jacobian_of_phases)(x)
+    np.testing.assert_allclose(result, np.diag(1j * np.exp(1j * x)))
