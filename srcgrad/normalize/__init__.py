@@ -2,8 +2,8 @@
 
 Passes run in order (each in its own module, one rewrite each): ``local_functions``
 (collects nested ``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager
-units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``tuples`` -> ``branch_tests``
--> ``rename``.
+units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``frozen_distributions`` ->
+``tuples`` -> ``branch_tests`` -> ``rename``.
 The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls,
 ``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``, a
 trailing ``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
@@ -32,6 +32,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize import anf, control_flow, desugar, rename, tuples, variables
     from srcgrad.normalize.aliased_writes import follow_aliased_writes
     from srcgrad.normalize.branch_tests import freeze_branch_tests
+    from srcgrad.normalize.frozen_distributions import call_frozen_methods
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
 
@@ -42,6 +43,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)
     inliner = Inliner(parsed, namer, eager) if inline else None
     node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
+    node.body = call_frozen_methods(node.body, parsed, namer)
     node.body = follow_aliased_writes(node.body, syntax.param_names(node.args), parsed, namer)
     node.body = tuples.forward_tuple_items(node.body)
     node.body = freeze_branch_tests(node.body, namer)

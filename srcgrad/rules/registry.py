@@ -158,6 +158,9 @@ def qualified_name(func):
     module = getattr(func, "__module__", None) or ""
     if isinstance(func, type(abs)) and module == "builtins":
         return f"builtins.{func.__name__}"
+    if module.startswith("scipy.stats") and not hasattr(func, "__name__") and \
+            isinstance(getattr(func, "name", None), str):   # a distribution: ``norm``
+        return f"scipy.stats.{func.name}"
     name = getattr(func, "__name__", repr(func))
     if module.startswith("numpy") or type(func).__name__ == "ufunc":
         module = _public_numpy_module(func, name)

@@ -101,6 +101,25 @@ DISCRETE = [] if st is None else [
         uniform(0.2, 0.8, 3)),
 ]
 
+# Frozen distributions: ``st.norm(loc, scale).logpdf(x)`` is the row of ``st.norm.logpdf``
+# at the frozen arguments (positional or keywords).
+FROZEN = [] if st is None else [
+    row("scipy.stats.norm.logpdf", lambda x, loc, scale: st.norm(loc, scale).logpdf(x),
+        normal(4), uniform(-0.5, 0.5), uniform(0.8, 1.5), note="frozen"),
+    row("scipy.stats.t.cdf", lambda x, loc: st.t(3.0, loc=loc).cdf(x), normal(4),
+        uniform(-0.5, 0.5), note="frozen, keyword"),
+    row("scipy.stats.gamma.logpdf", lambda x, a, scale: st.gamma(a, scale=scale).logpdf(x),
+        uniform(0.6, 3.0, 4), uniform(1.5, 3.0), uniform(0.8, 1.5), note="frozen, shape"),
+    row("scipy.stats.poisson.logpmf", lambda mu: st.poisson(mu).logpmf(np.array([0, 2, 5])),
+        positive(3), note="frozen"),
+    row("scipy.stats.dirichlet.logpdf",
+        lambda alpha: st.dirichlet(alpha).logpdf(np.array([0.2, 0.3, 0.5])), positive(3),
+        note="frozen"),
+    row("scipy.stats.multivariate_normal.logpdf",
+        lambda x, mean, a: st.multivariate_normal(mean, a @ a.T + np.eye(3)).logpdf(x),
+        normal(4, 3), normal(3), normal(3, 3), note="frozen"),
+]
+
 ROWS = [] if st is None else [
     r for name in FAMILIES for method in CONTINUOUS for r in _family_rows(name, method)
-] + MULTIVARIATE + DISCRETE
+] + MULTIVARIATE + DISCRETE + FROZEN

@@ -62,3 +62,54 @@ def test_rows_load_when_the_program_has_imported_the_subpackage(tmp_path):
 
     expected = np.sum(np.log([0.5, 1.5]) - sp.digamma(2.0))
     assert np.isclose(float(out), expected)
+
+
+def frozen_then_rebound(x, mu):
+    d = norm(mu, 2.0)
+    mu = mu * 10.0        # the distribution keeps the value it was frozen with
+    return np.sum(d.logpdf(x)) + mu
+
+
+def test_a_frozen_distribution_keeps_the_arguments_it_was_frozen_with():
+    expected = np.sum((X - 0.5) / 4) + 10.0   # d/dmu: sum((x - mu) / scale^2) + 10
+    assert np.isclose(sg.grad(frozen_then_rebound, wrt=1)(X, 0.5), expected)
+    assert np.isclose(sg.jvp(frozen_then_rebound, wrt=1)(X, 0.5, 1.0)[1], expected)
+
+
+def frozen_twice(x, scale):
+    d = scipy.stats.norm(scale=scale)
+    return np.sum(d.logpdf(x)) + np.sum(d.cdf(x))
+
+
+def test_every_method_with_a_row_of_one_frozen_distribution():
+    scale = 1.3
+    z = X / scale
+    expected = np.sum((z ** 2 - 1) / scale) + np.sum(-norm.pdf(z) * z / scale)
+    assert np.isclose(sg.grad(frozen_twice, wrt=1)(X, scale), expected)
+    assert np.isclose(sg.jvp(frozen_twice, wrt=1)(X, scale, 1.0)[1], expected)
+
+
+def frozen_and_read_otherwise(x, mu):
+    d = norm(mu, 2.0)
+    return np.sum(d.logpdf(x)) + d.mean()
+
+
+@pytest.mark.parametrize("api", ["grad", "jvp"])
+def test_other_uses_of_a_frozen_distribution_are_refused_where_it_is_frozen(api):
+    """``d.mean()`` has no row: freezing ``norm`` at a differentiated ``mu`` stays a call
+    without a rule, refused at its line (and named as the distribution)."""
+    with pytest.raises(sg.MissingRuleError, match="`scipy.stats.norm`") as info:
+        if api == "grad":
+            sg.grad(frozen_and_read_otherwise, wrt=1)(X, 0.5)
+        else:
+            sg.jvp(frozen_and_read_otherwise, wrt=1)(X, 0.5, 1.0)
+    assert "d = norm(mu, 2.0)" in str(info.value)
+
+
+def frozen_at_constants(x):
+    d = norm(1.0, 2.0)
+    return np.sum(d.logpdf(x)) + d.mean() * np.sum(x)
+
+
+def test_a_distribution_frozen_at_constants_is_used_as_written():
+    assert np.allclose(sg.grad(frozen_at_constants)(X), -(X - 1.0) / 4 + 1.0)
