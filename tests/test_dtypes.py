@@ -95,3 +95,13 @@ def test_a_complex_jacobian_keeps_its_imaginary_part():
     x = np.array([0.3, 0.7])
     result = sg.jacobian(jacobian_of_phases)(x)
     np.testing.assert_allclose(result, np.diag(1j * np.exp(1j * x)))
+
+
+def product(x, y):
+    return x * y
+
+
+def test_a_python_float_gets_a_float64_gradient_next_to_a_float32():
+    """NumPy computes ``float32 * float`` in float32; the float's gradient is float64."""
+    gradient = sg.grad(product, wrt=1)(np.float32(1.5), 2.0)
+    assert type(gradient) is np.float64 and gradient == 1.5

@@ -15,7 +15,11 @@ _FLOAT64 = np.dtype(np.float64)
 
 def in_dtype_of(derivative, value):
     """``derivative`` cast to ``value``'s float (or complex) dtype when both are of that
-    kind and the dtypes differ; anything else is returned as it is."""
+    kind and the dtypes differ (a Python float's is float64); anything else is returned
+    as it is."""
+    if type(value) is float:   # (NumPy promotes a Python float to float32 with float32s)
+        return np.float64(derivative) if isinstance(derivative, np.floating) and \
+            derivative.dtype is not _FLOAT64 else derivative
     dtype = getattr(value, "dtype", None)
     if dtype is None or dtype is _FLOAT64:
         return derivative
