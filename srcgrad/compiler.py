@@ -245,7 +245,9 @@ def _assemble(parsed, result, fn_names, namer, single, scalars):
             template = "_sg.zeros_like_structure(x)" if p in containers else "_sg.zeros_like(x)"
             grads.append(syntax.quote_expr(template, x=p))
         elif p in containers:
-            grads.append(syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p))
+            restructured = syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p)
+            grads.append(restructured if scalars else syntax.quote_expr(
+                "_sg.in_dtype_of(d, x)", d=restructured, x=_entry_value(p, result.forward, namer)))
         elif scalars:   # only float, int and float64 arguments reach that variant
             grads.append(syntax.name(adjoint))
         else:

@@ -22,10 +22,22 @@ def in_dtype_of(derivative, value):
             derivative.dtype is not _FLOAT64 else derivative
     dtype = getattr(value, "dtype", None)
     if dtype is None or dtype is _FLOAT64:
-        return derivative
+        return _items_in_dtype(derivative, value) if dtype is None else derivative
     own = getattr(derivative, "dtype", None)
     if own is None or own == dtype or own.kind != dtype.kind or dtype.kind not in "fc":
         return derivative
     if isinstance(derivative, np.ndarray):
         return derivative.astype(dtype)
     return dtype.type(derivative)
+
+
+def _items_in_dtype(derivative, value):
+    """A container's cotangent (restructured like it), item by item."""
+    if type(value) is dict and type(derivative) is dict:
+        return {key: in_dtype_of(derivative[key], item) if key in derivative else
+                derivative.get(key) for key, item in value.items()}
+    if isinstance(value, (list, tuple)) and type(derivative) is type(value) and \
+            len(derivative) == len(value):
+        items = [in_dtype_of(d, v) for d, v in zip(derivative, value)]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    return derivative

@@ -443,8 +443,8 @@ FLOAT32_PROGRAMS = {   # id -> why its gradient is known not to be float32 (None
     "namedtuple_loss": None, "list_comprehension": None, "enumerate_loop": None,
     "sum_mean_methods": None, "std_var_methods": None, "ravel_flatten": None,
     "append_in_loop": None,
-    "rnn_loss": "the program computes in float64 (np.zeros state); the gradient is not cast back",
-    "gmm_log_likelihood": "np.squeeze(np.max(a, keepdims=True)) gives a float64 cotangent",
+    "rnn_loss": None,
+    "gmm_log_likelihood": None,
 }
 
 

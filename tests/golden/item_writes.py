@@ -41,4 +41,4 @@ def item_write_grad(x):
     _sg.restore_item(y, 0, stack.pop())
     d_x_item = d_mul * 2.0
     _sg.add_at(dx, 0, d_x_item)
-    return _sg.restructure(dx, x)
+    return _sg.in_dtype_of(_sg.restructure(dx, x), x)

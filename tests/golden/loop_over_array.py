@@ -35,4 +35,4 @@ def loop_over_array_grad(x):
         dv = d_sin * np.cos(v)
         dv += d_mul * v + d_mul * v
         _sg.add_at(dx, i, dv)
-    return _sg.restructure(dx, x)
+    return _sg.in_dtype_of(_sg.restructure(dx, x), x)

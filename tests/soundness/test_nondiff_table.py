@@ -124,6 +124,8 @@ USES = {
     rt.sign: lambda x: _total(rt.sign(x - 0.5)),
     rt.balanced_eq: lambda x: _total(rt.balanced_eq(x, np.maximum(x, 0.5), 0.5)),
     rt.clip_mask: lambda x: _total(rt.clip_mask(x, 0.5, 1.0)),
+    rt.clip_bound_partial: lambda x: _total(rt.clip_bound_partial(x, 0.5, 1.0, None, None, False))
+    + _total(rt.clip_bound_partial(x, 0.5, 1.0, None, None, True)),
     rt.inverse_axes: lambda x: _total(rt.inverse_axes((1, 0), int(x[2] * 2))),
     rt.zeros_like_structure: lambda x: _total(rt.zeros_like_structure([x, x])),
     rt.all_scalars: lambda x: float(rt.all_scalars(x[0], x[1])),
