@@ -11,25 +11,33 @@ from __future__ import annotations
 import numpy as np
 
 _FLOAT64 = np.dtype(np.float64)
+_NDARRAY = np.ndarray
 
 
 def in_dtype_of(derivative, value):
     """``derivative`` cast to ``value``'s float (or complex) dtype when both are of that
     kind and the dtypes differ (a Python float's is float64); anything else is returned
     as it is."""
-    if type(value) is float:   # (NumPy promotes a Python float to float32 with float32s)
-        return np.float64(derivative) if isinstance(derivative, np.floating) and \
-            derivative.dtype is not _FLOAT64 else derivative
-    dtype = getattr(value, "dtype", None)
-    if dtype is None or dtype is _FLOAT64:
-        return _items_in_dtype(derivative, value) if dtype is None else derivative
+    kind = type(value)
+    if kind is _NDARRAY:
+        dtype = value.dtype
+        if dtype is _FLOAT64:   # the usual case: nothing to do
+            return derivative
+    elif kind is float:   # (NumPy computes float32 * float in float32)
+        if type(derivative) is float or type(derivative) is np.float64 or \
+                not isinstance(derivative, np.floating):
+            return derivative
+        return np.float64(derivative)
+    else:
+        dtype = getattr(value, "dtype", None)
+        if dtype is None:
+            return _items_in_dtype(derivative, value)
     own = getattr(derivative, "dtype", None)
     if own is None or own == dtype or own.kind != dtype.kind or dtype.kind not in "fc":
         return derivative
-    if isinstance(derivative, np.ndarray):
+    if isinstance(derivative, _NDARRAY):
         return derivative.astype(dtype)
     return dtype.type(derivative)
-
 
 def _items_in_dtype(derivative, value):
     """A container's cotangent (restructured like it), item by item."""
