@@ -142,8 +142,8 @@ def lookup(parsed, wrt, mode="reverse", required=()):
     """The cached unit for ``parsed`` w.r.t. ``wrt``; a miss keeps the key for ``store``.
     ``required``: the fields (``Entry.store``'s) that loading this mode needs."""
     folder = _usable_directory()
-    if folder is None:
-        return Entry()
+    if folder is None or getattr(parsed.fn, "__srcgrad_lifted__", None) is not None:
+        return Entry()   # (a lifted local function: its source is no file's text)
     try:
         names = _names(parsed)
         key = _key(parsed, wrt, mode, names)

@@ -45,6 +45,7 @@ COMPILE_COUNT = {"reverse": 0}         # how many units were generated (for test
 
 @dataclasses.dataclass
 class ReverseUnit:
+    srcgrad_opaque = True   # no cotangent structure (it travels in dynamic calls' saved values)
     fn: object
     wrt: tuple
     module: emit.GeneratedModule = None
@@ -193,6 +194,7 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
     unit.zero_wrt = frozenset(zero_wrt)
     unit.namespace = loader.LiveGlobals(parsed.fn)
     unit.namespace.update({name: obj for name, _, obj in unit.guards})
+    unit.namespace.update(parsed.injected)
     unit.filename = loader.load(module.source, unit.fn.__qualname__, unit.namespace)
     debug.annotate_lines(unit)
     for role, alias in module.functions.items():

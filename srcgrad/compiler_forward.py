@@ -143,6 +143,7 @@ def _load(unit, parsed, module, links):
     unit.module = module
     unit.namespace = loader.LiveGlobals(parsed.fn)
     unit.namespace.update({name: obj for name, _, obj in unit.guards})
+    unit.namespace.update(parsed.injected)
     unit.filename = loader.load(module.source, unit.fn.__qualname__ + " jvp", unit.namespace)
     debug.annotate_lines(unit)
     unit.functions = {"jvp": unit.namespace[module.functions["jvp"]]}

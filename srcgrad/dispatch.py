@@ -32,11 +32,13 @@ import dataclasses
 import functools
 import itertools
 import linecache
+import sys
 import threading
 import types
 
 import numpy as np
 
+from srcgrad import pickling
 from srcgrad.errors import MissingRuleError, TransformError
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
@@ -91,6 +93,8 @@ def _resolve(func, inputs, kwargs, owner_slot):
     meta = _META.get(_key(func))
     if meta is not None:   # generated code being differentiated again
         return meta(func, inputs, kwargs)
+    if isinstance(func, pickling.Derivative):   # sg.grad(f), sg.jvp(f)...: generated code
+        return _derivative(func, inputs, kwargs, owner_slot)
     if isinstance(func, functools.partial):
         lead = [(arg, None) for arg in func.args]
         return _resolve(func.func, lead + inputs, {**func.keywords, **kwargs}, None)
@@ -117,6 +121,38 @@ def _resolve(func, inputs, kwargs, owner_slot):
     if call is not None:
         return _callee(call, [(func, owner_slot)] + inputs, kwargs)
     raise _missing(func)
+
+
+def _derivative(func, inputs, kwargs, owner_slot):
+    """A derivative function called inside code being differentiated: the generated
+    function it calls, when that takes the same arguments (``sg.grad``, ``sg.jvp``...);
+    a TransformError for one that wraps generated code in srcgrad's own Python."""
+    target = pickling.unwrap(func)
+    if func.args or func.keywords or (target.__module__ or "").startswith("srcgrad."):
+        builder = func.recipe.builder.rsplit(".", 1)[1]
+        primal = getattr(func.recipe.primal, "__qualname__", repr(func.recipe.primal))
+        raise TransformError(
+            f"srcgrad cannot differentiate through sg.{builder}({primal}) called inside a "
+            "function being differentiated (yet); sg.grad, sg.value_and_grad, sg.jvp and "
+            "sg.hvp of a function without defaults or *args can be", *_user_location())
+    return _resolve(target, inputs, kwargs, owner_slot)
+
+
+def _user_location():
+    """``(file, line, None, function)`` of the user's line that the innermost generated
+    code running now came from, or Nones."""
+    from srcgrad import debug
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        function = frame.f_globals.get(frame.f_code.co_name)
+        unit = getattr(function, "unit", None)
+        if unit is not None and frame.f_code.co_filename == getattr(unit, "filename", None):
+            found = debug.origin(unit, frame.f_lineno)
+            if found is not None:
+                return found[0], found[1], None, unit.fn.__name__
+        frame = frame.f_back
+    return None, None, None, None
 
 
 def _key(func):

@@ -11,11 +11,13 @@ Each resolves ``wrt`` once and hands back generated code:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
 import numpy as np
 
-from srcgrad import api, compiler
+from srcgrad import api, compiler, runtime
+from srcgrad.codegen import loader
 from srcgrad.compiler_forward import call_jvp, forward_unit
 from srcgrad.pickling import derivative
 from srcgrad.typing import Function, Wrt
@@ -57,8 +59,9 @@ def jvp(f: Function, wrt: Wrt = api.FIRST, *,
 
     jvp_fn.source = unit.source
     jvp_fn.unit = unit
-    if single and bound is None and not getattr(fn, "__defaults__", None):
-        jvp_fn.__srcgrad_function__ = unit.jvp   # same calling convention: nests
+    nestable = _nestable(unit, fn, bound, names, single, "jvp", "")
+    if nestable is not None:
+        jvp_fn.__srcgrad_function__ = nestable   # same calling convention: nests
     return derivative(jvp_fn, "srcgrad.higher.jvp", f, wrt=wrt, argnums=argnums)
 
 
@@ -81,7 +84,42 @@ def hvp(f: Function, wrt: Wrt = api.FIRST, *,
 
     hvp_fn.source = unit.source
     hvp_fn.unit = unit
+    nestable = _nestable(unit, fn, bound, names, single, "hvp", "[1]")
+    if nestable is not None:
+        hvp_fn.__srcgrad_function__ = nestable   # same calling convention: nests
     return derivative(hvp_fn, "srcgrad.higher.hvp", f, wrt=wrt, argnums=argnums)
+
+
+def _nestable(unit, fn, bound, names, single, role, pick):
+    """A generated function with the calling convention of ``sg.jvp(f)`` / ``sg.hvp(f)``
+    (the arguments, then the tangent, or a tuple of them), calling the unit's generated
+    ``jvp``: what differentiating the derivative, or calling it inside code being
+    differentiated, compiles (second order). None for a function with defaults, ``*args``,
+    keyword-only parameters or a bound ``self``::
+
+        def f_hvp(x, w, vector):
+            return f_grad_jvp(x, w, vector)[1]
+    """
+    code = getattr(fn, "__code__", None)
+    if code is None or bound is not None or fn.__defaults__ or fn.__kwdefaults__ \
+            or code.co_kwonlyargcount \
+            or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return None
+    params = list(code.co_varnames[:code.co_argcount])
+    last = "tangent" if role == "jvp" else "vector"
+    while last in params:
+        last = "_" + last
+    if single:
+        unpack, tangents = "", [last]
+    else:
+        tangents = [f"{last}_{i}" for i in range(len(names))]
+        unpack = f"    {', '.join(tangents)}, = {last}\n"
+    name = f"{fn.__name__}_{role}".replace("<lambda>", "lambda_")
+    source = (f"def {name}({', '.join(params + [last])}):\n{unpack}"
+              f"    return _jvp({', '.join(params + tangents)}){pick}\n")
+    namespace = {"_sg": runtime, "_jvp": unit.jvp}
+    loader.load(source, name, namespace)
+    return namespace[name]
 
 
 def _basis(shape, index):

@@ -95,7 +95,7 @@ def rebuild(builder, primal, args, options, sources=((), ())):
 def unwrap(obj):
     """The generated function behind a ``Derivative`` (what calling it runs), else ``obj``."""
     if isinstance(obj, Derivative) and not obj.args and not obj.keywords:
-        return obj.func
+        return obj.__srcgrad_function__
     return obj
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import builtins
 
 from srcgrad.frontend.freshness import compiles_to, stale_source_error
+from srcgrad.normalize.nested_derivatives import lambdas_given_to_transforms
 from srcgrad.syntax import gast
 
 # node type -> why it is rejected
@@ -76,7 +77,8 @@ def check_function(parsed):
     """Raise a ``TransformError`` for the first unsupported construct in ``parsed``."""
     node = parsed.node
     _check_defaults(parsed, node.args)
-    allowed = _local_function_nodes(node) | _call_unpackings(node)
+    allowed = _local_function_nodes(node) | _call_unpackings(node) \
+        | lambdas_given_to_transforms(parsed)
     for stmt in node.body:
         for sub in gast.walk(stmt):
             if id(sub) not in allowed:

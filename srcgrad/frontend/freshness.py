@@ -74,7 +74,11 @@ def stale_source_error(fn):
 
 
 def compiles_to(fn):
-    """Does the text of ``fn``'s file, as read now, compile to ``fn.__code__``?"""
+    """Does the text of ``fn``'s file, as read now, compile to ``fn.__code__``? (A local
+    function lifted out of its enclosing function was compiled from the tree read from
+    that function's file, which was checked.)"""
+    if getattr(fn, "__srcgrad_lifted__", None) is not None:
+        return True
     code = fn.__code__
     text = "".join(linecache.getlines(code.co_filename, fn.__globals__))
     if not text:

@@ -35,6 +35,9 @@ class ParsedFunction:
     globals: dict
     closure: dict  # name -> cell
     assumptions: dict = dataclasses.field(default_factory=dict)   # dotted name -> object
+    # Names the normalization binds in the generated code's globals (lifted local
+    # functions: see normalize.nested_derivatives).
+    injected: dict = dataclasses.field(default_factory=dict)
 
     @property
     def name(self):
@@ -81,7 +84,9 @@ class ParsedFunction:
     def resolve(self, dotted):
         """The object a dotted name (``np.linalg.inv``) denotes now, or raise KeyError."""
         head, *rest = dotted.split(".")
-        if head in self.closure:
+        if head in self.injected:
+            obj = self.injected[head]
+        elif head in self.closure:
             try:
                 obj = self.closure[head].cell_contents
             except ValueError:
@@ -103,6 +108,11 @@ def parse_function(fn):
     fn = unwrap_own(fn)
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"srcgrad differentiates Python functions; got {type(fn).__name__}")
+    lifted = getattr(fn, "__srcgrad_lifted__", None)
+    if lifted is not None:   # a local function lifted out of the function that defines it
+        closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        return ParsedFunction(fn, syntax.clone(lifted), fn.__code__.co_filename,
+                              fn.__globals__, closure)
     filename = fn.__code__.co_filename
     try:   # the code object's lines: those of the wrapper that runs, if decorated
         lines, first_line = inspect.getsourcelines(fn.__code__)

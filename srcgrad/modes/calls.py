@@ -10,6 +10,7 @@ import numpy as np
 
 from srcgrad import syntax
 from srcgrad.frontend.freshness import own_signature
+from srcgrad.normalize.nested_derivatives import is_transform
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
@@ -82,11 +83,17 @@ def call_target(parsed, call, local_names):
 
 
 def classify_object(obj, dotted, args, keywords):
-    from srcgrad.pickling import unwrap
+    from srcgrad.pickling import Derivative, unwrap
 
-    obj = unwrap(obj)   # a derivative function: the generated function it calls
+    wrapped, obj = obj, unwrap(obj)   # a derivative function: the generated function it calls
+    if isinstance(wrapped, Derivative) and \
+            (getattr(obj, "__module__", None) or "").startswith("srcgrad."):
+        # one srcgrad runs in Python (sg.jacobian(f)): refused when it runs (dispatch)
+        return CallInfo("dynamic", dotted, wrapped, args=args, keywords=keywords)
     if getattr(obj, "__srcgrad_dispatch__", False):   # _sg.dynamic_forward in generated code
         return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
+    if is_transform(obj):   # sg.grad(f): a function; derivatives flow where it is called
+        return CallInfo("nondiff", dotted, obj, args=args, keywords=keywords)
     callee = getattr(obj, "__srcgrad_callee__", None)   # a wrapper of srcgrad's own:
     if callee is not None:   # what to compile in its place (see eager.nesting)
         obj = callee()

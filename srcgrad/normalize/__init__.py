@@ -1,9 +1,10 @@
 """Normalization: rewrite the user's function into the small core language the modes read.
 
-Passes run in order (each in its own module, one rewrite each): ``local_functions``
-(collects nested ``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager
-units) -> ``anf`` (with ``expansions`` and ``inline``) -> ``frozen_distributions`` ->
-``tuples`` -> ``branch_tests`` -> ``rename``.
+Passes run in order (each in its own module, one rewrite each): ``nested_derivatives``
+(lifts local functions given to ``sg.grad``...) -> ``local_functions`` (collects nested
+``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager units) -> ``anf``
+(with ``expansions`` and ``inline``) -> ``frozen_distributions`` -> ``tuples`` ->
+``branch_tests`` -> ``rename``.
 The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls,
 ``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``, a
 trailing ``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
@@ -35,8 +36,10 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.frozen_distributions import call_frozen_methods
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
+    from srcgrad.normalize.nested_derivatives import lift_local_derivatives
 
     node = parsed.node
+    lift_local_derivatives(parsed, namer)
     local_functions = collect_local_functions(parsed)
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)

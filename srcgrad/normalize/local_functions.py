@@ -65,10 +65,12 @@ def _check_uses(parsed, local):
     """Local functions may only be called, by name, from the outer function or each
     other (without recursion)."""
     called = set()
-    for node in gast.walk(parsed.node):
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
-            called.add(id(node.func))
-    for scope in [parsed.node] + list(local.values()):
+    scopes = [parsed.node] + list(local.values())   # (the defs are out of the body now)
+    for scope in scopes:
+        for node in gast.walk(scope):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
+                called.add(id(node.func))
+    for scope in scopes:
         for node in gast.walk(scope):
             if (isinstance(node, gast.Name) and node.id in local
                     and id(node) not in called and not isinstance(node.ctx, gast.Param)):

@@ -324,6 +324,8 @@ def restructure(dx, x):
     if isinstance(x, dict):
         return {k: restructure(dx[k], v) if k in dx else zeros_like_structure(v)
                 for k, v in x.items()}
+    if getattr(type(x), "srcgrad_opaque", False):   # a compiled unit in saved values
+        return dx
     if hasattr(x, "_fields") and type(dx) is dict:  # NamedTuple: fields by name or index
         items = []
         for i, (name, value) in enumerate(zip(x._fields, x)):
