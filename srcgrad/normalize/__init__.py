@@ -1,7 +1,8 @@
 """Normalization: rewrite the user's function into the small core language the modes read.
 
 Passes run in order (each in its own module, one rewrite each): ``nested_derivatives``
-(lifts local functions given to ``sg.grad``...) -> ``local_functions`` (collects nested
+(lifts local functions given to ``sg.grad``...) -> ``sequence_operands`` (lists given to
+elementwise NumPy functions become arrays) -> ``local_functions`` (collects nested
 ``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager units) -> ``anf``
 (with ``expansions`` and ``inline``) -> ``frozen_distributions`` -> ``tuples`` ->
 ``branch_tests`` -> ``rename``.
@@ -37,9 +38,11 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
     from srcgrad.normalize.nested_derivatives import lift_local_derivatives
+    from srcgrad.normalize.sequence_operands import convert_sequence_operands
 
     node = parsed.node
     lift_local_derivatives(parsed, namer)
+    convert_sequence_operands(parsed)
     local_functions = collect_local_functions(parsed)
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)

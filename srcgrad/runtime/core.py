@@ -9,6 +9,9 @@ import numpy as np
 
 _FLOAT = float
 _NDARRAY = np.ndarray
+# NumPy's own function (its row in the rule table applies): what normalize.sequence_operands
+# writes around a list given to an elementwise NumPy function.
+asarray = np.asarray
 
 
 def dtype_of(a):
