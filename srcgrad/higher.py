@@ -105,6 +105,16 @@ def _nestable(unit, fn, bound, names, single, role, pick):
             or code.co_kwonlyargcount \
             or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
+    if role == "jvp" and single:
+        return unit.jvp   # the generated function itself takes (*args, tangent)
+    made = unit.__dict__.setdefault("nestable", {})   # one per unit: its units stay cached
+    if role not in made:
+        made[role] = _generate_nestable(unit, fn, names, single, role, pick)
+    return made[role]
+
+
+def _generate_nestable(unit, fn, names, single, role, pick):
+    code = fn.__code__
     params = list(code.co_varnames[:code.co_argcount])
     last = "tangent" if role == "jvp" else "vector"
     while last in params:

@@ -81,6 +81,8 @@ def lambdas_given_to_transforms(parsed):
 def lift_local_derivatives(parsed, namer):
     """Rewrite ``parsed.node`` in place as the module docstring shows."""
     local = _local_functions(parsed.node)
+    if not local and not any(isinstance(n, gast.Lambda) for n in syntax.walk(parsed.node)):
+        return   # nothing to lift (a derivative of a global function is an ordinary call)
     parents = {id(child): parent for parent in syntax.walk(parsed.node)
                for child in _children(parent)}
     lifted = {}   # local function name -> (alias, free names)
@@ -181,8 +183,9 @@ def _outer_locals(node, local):
     pending = list(node.body)
     while pending:
         current = pending.pop()
-        if isinstance(current, (gast.FunctionDef, gast.Lambda)):
-            continue
+        if isinstance(current, (gast.FunctionDef, gast.Lambda, gast.ListComp, gast.DictComp,
+                                gast.SetComp, gast.GeneratorExp)):
+            continue   # (a comprehension's variables are its own)
         if isinstance(current, gast.Name) and isinstance(current.ctx, gast.Store):
             names.add(current.id)
         pending.extend(_children(current))

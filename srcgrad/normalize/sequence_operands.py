@@ -26,12 +26,19 @@ def convert_sequence_operands(parsed):
     """Rewrite ``parsed.node`` in place as the module docstring shows."""
     lists = _sequence_names(parsed.node)
     for call in syntax.walk(parsed.node):
-        if isinstance(call, gast.Call) and _is_elementwise(parsed, call.func):
+        if not isinstance(call, gast.Call) or not any(
+                _is_sequence(arg, lists) for arg in _operands(call)):
+            continue
+        if _is_elementwise(parsed, call.func):
             call.args = [_as_array(arg) if _is_sequence(arg, lists) else arg
                          for arg in call.args]
             for keyword in call.keywords:
                 if _is_sequence(keyword.value, lists):
                     keyword.value = _as_array(keyword.value)
+
+
+def _operands(call):
+    return list(call.args) + [keyword.value for keyword in call.keywords]
 
 
 def _is_sequence(node, lists):
