@@ -27,8 +27,16 @@ class Prepared:
     setup_seconds: float | None = None
 
 
+def _leaves(grads):
+    for g in grads:
+        if isinstance(g, (list, tuple)):   # a list of (W, b) pairs and the like
+            yield from _leaves(g)
+        else:
+            yield g
+
+
 def _as_tuple(grads):
-    return tuple(np.asarray(g, dtype=np.float64) for g in grads)
+    return tuple(np.asarray(g, dtype=np.float64) for g in _leaves(grads))
 
 
 def _import(module_name):

@@ -9,6 +9,24 @@ from benchmarks import workloads
 from tests.conftest import directional_check
 
 
+def _leaves(value, grad, path=()):
+    """(path, array, its gradient) for every array in a (nested) list or tuple."""
+    if isinstance(value, (list, tuple)):
+        assert type(grad) is type(value) and len(grad) == len(value)
+        for i, (v, g) in enumerate(zip(value, grad)):
+            yield from _leaves(v, g, path + (i,))
+    else:
+        yield path, value, grad
+
+
+def _replaced(value, path, leaf):
+    if not path:
+        return leaf
+    items = list(value)
+    items[path[0]] = _replaced(items[path[0]], path[1:], leaf)
+    return type(value)(items)
+
+
 @pytest.mark.parametrize("name", workloads.NAMES)
 def test_workload_gradient_matches_finite_differences(name):
     workload = workloads.load(name)
@@ -16,6 +34,15 @@ def test_workload_gradient_matches_finite_differences(name):
     grads = sg.grad(workload.objective, wrt=workload.WRT)(*args)
     assert len(grads) == len(workload.WRT)
     for index, grad in zip(workload.WRT, grads):
-        assert np.shape(grad) == np.shape(args[index])
-        numeric, analytic = directional_check(workload.objective, args, index, grad, eps=1e-6)
-        assert np.isclose(analytic, numeric, rtol=1e-5, atol=1e-7), (index, analytic, numeric)
+        for path, leaf, leaf_grad in _leaves(args[index], grad):
+            assert np.shape(leaf_grad) == np.shape(leaf)
+
+            def along(x, *rest, path=path, index=index):
+                changed = list(rest)
+                changed.insert(index, _replaced(args[index], path, x))
+                return workload.objective(*changed)
+
+            others = [a for i, a in enumerate(args) if i != index]
+            numeric, analytic = directional_check(along, [leaf, *others], 0, leaf_grad,
+                                                  eps=1e-6)
+            assert np.isclose(analytic, numeric, rtol=1e-5, atol=1e-7), (index, path)

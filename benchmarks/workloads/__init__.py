@@ -8,7 +8,8 @@ test) and ``torch_objective`` (the same function written with PyTorch).
 
 import importlib
 
-NAMES = ("scalar_loop", "poly_small", "mlp", "rnn", "gmm", "logreg", "lstm")
+NAMES = ("scalar_loop", "poly_small", "mlp", "rnn", "gmm", "logreg", "lstm", "mlp_layers",
+         "gan")
 
 
 def load(name):
