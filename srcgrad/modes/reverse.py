@@ -89,6 +89,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         self.local_ids = set()    # statements saved per iteration (see iteration_locals)
         self.primal_live = None
         self.containers = _container_names(node.body, self.params)
+        self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
         self.lists = list_names(node.body)
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
@@ -255,6 +256,8 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             elif inplace is not None:
                 out += self.inplace_adjoint(stmt, *inplace, target.id, state)
             elif target.id in state and self.is_active(stmt, target.id):
+                if not self.reads_slots(stmt.value):
+                    out += self.densify(target.id, state)
                 out += self.adjoint_of(stmt, target.id, stmt.value, state)
             if self.calls.saved_name(stmt) and self.loop_depth > 0:
                 out.append(self.pop(self.calls.saved_name(stmt)))
@@ -275,6 +278,13 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         if isinstance(stmt, gast.Expr):
             return self.backward_bare_call(stmt, state)
         return []
+
+    @staticmethod
+    def reads_slots(value):
+        """Does the adjoint of ``t = value`` take ``dt`` with its ``None`` slots (another
+        name's adjoint, an item or a field of a container's)?"""
+        return isinstance(value, (gast.Name, gast.Subscript)) or (
+            isinstance(value, gast.Attribute) and value.attr not in ARRAY_ATTRIBUTES)
 
     def adjoint_of(self, stmt, target, value, state):
         g = self.namer.adjoint(target)

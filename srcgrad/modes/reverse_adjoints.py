@@ -8,6 +8,10 @@ function's own::
     dz = dz + d_mul             # second: a new buffer, now ours
     dz += d_sub                 # third: in place
     _sg.add_at(dz, i, d_item)   # an item: into a buffer we own (snapshot or zeros first)
+
+A container's adjoint starts as ``None`` slots (``_sg.slots_like``): its name is then in
+``sparse``, and wherever it is read other than by ``add_at``, ``add_cotangents``,
+``restructure`` or another name, ``_sg.dense`` builds the zeros first (``densify``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ class AdjointBookkeeping:
     def accumulate(self, var, contribution, state, owned=None):
         """``dvar = contribution`` the first time, ``dvar += contribution`` after."""
         adjoint = self.namer.adjoint(var)
+        if isinstance(contribution, gast.Name) and contribution.id in self.sparse:
+            self.sparse.add(adjoint)   # the same object: it may hold None slots too
         if owned is None:
             owned = isinstance(contribution, (gast.BinOp, gast.UnaryOp))
         if var not in state:
@@ -55,4 +61,16 @@ class AdjointBookkeeping:
 
     def materialize(self, var, state):
         state[var] = OWNED
-        return syntax.quote("d = _sg.zeros_like(x)", d=self.namer.adjoint(var), x=var)
+        adjoint = self.namer.adjoint(var)
+        if var in self.containers:
+            self.sparse.add(adjoint)
+            return syntax.quote("d = _sg.slots_like(x)", d=adjoint, x=var)
+        return syntax.quote("d = _sg.zeros_like(x)", d=adjoint, x=var)
+
+    def densify(self, var, state):
+        """``dvar = _sg.dense(dvar, var)`` when ``var``'s adjoint may hold ``None`` slots
+        and is about to be read as a whole."""
+        adjoint = self.namer.adjoint(var)
+        if var not in state or adjoint not in self.sparse:
+            return []
+        return syntax.quote("d = _sg.dense(d, x)", d=adjoint, x=var)

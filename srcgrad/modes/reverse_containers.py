@@ -69,6 +69,8 @@ class ContainerAdjoints:
         out = self.own(base, state)
         count = "" if method == "append" else ", len(v)"
         part = syntax.quote_expr(f"_sg.pop_last(d{count})", d=self.namer.adjoint(base), v=item)
+        if self.namer.adjoint(base) in self.sparse:
+            part = syntax.quote_expr("_sg.dense(p, v)", p=part, v=item)
         if self.varied(stmt, item):
             out += self.accumulate(item.id, part, state, owned=True)
         else:
@@ -119,6 +121,9 @@ class ContainerAdjoints:
         out = self.own(base, state) if rule.update is not None else []
         if base not in state:
             return out
+        out += self.densify(base, state)
+        if has_result:
+            out += self.densify(target, state)
         subs = dict(values, g=syntax.name(self.namer.adjoint(base)), g_ans=g_ans)
         for param, template in rule.adjoints.items():
             atom = values.get(param)

@@ -24,7 +24,8 @@ from srcgrad import syntax
 from srcgrad.syntax import gast
 
 # runtime helper -> the position of the argument it reads only for its shape
-SHAPE_ARGUMENTS = {"unbroadcast": 1, "sum_adjoint": 1, "mean_adjoint": 1, "zeros_like": 0}
+SHAPE_ARGUMENTS = {"unbroadcast": 1, "sum_adjoint": 1, "mean_adjoint": 1, "zeros_like": 0,
+                   "slots_like": 0}
 
 
 def _shape_argument(node):

@@ -17,10 +17,10 @@ import builtins
 from srcgrad import runtime as rt
 from srcgrad.rules.registry import defadjoint, defelementwise, definplace, deflinear, defnondiff
 
-defnondiff(rt.zeros_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask, rt.inverse_axes,
-           rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars, rt.read_constant,
-           rt.ones_seed, rt.zip_length, rt.check_array_types, rt.check_unshared,
-           rt.updates_in_place)
+defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
+           rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
+           rt.read_constant, rt.ones_seed, rt.zip_length, rt.check_array_types,
+           rt.check_unshared, rt.updates_in_place)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
@@ -39,6 +39,7 @@ defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="g", b="g")
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
 deflinear(rt.restructure, "v, x", "g", linear_in="v")
+deflinear(rt.dense, "v, x", "g", linear_in="v")
 deflinear(rt.dict_values_adjoint, "v, d", "_sg.dict_cotangent_values(g, d)", linear_in="v")
 deflinear(rt.dict_items_adjoint, "v, d", "_sg.dict_cotangent_values(g, d, True)",
           linear_in="v")

@@ -162,11 +162,12 @@ def dict_items_adjoint(g, d):
 def zeros_like(x):
     """A zero cotangent shaped like ``x``: floats stay floats, ints become floats; a list
     or tuple gets a list of zeros; a dict or another object gets an empty (sparse) dict
-    that ``restructure`` fills in."""
+    that ``restructure`` fills in. A ``None`` item of a list (a zero not built, see
+    ``slots_like``) stays ``None``."""
     if type(x) is _NDARRAY or type(x) is SavedShape:
         return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
     if (isinstance(x, (list, tuple)) and not hasattr(x, "_fields")) or isinstance(x, _DICT_VIEWS):
-        return [zeros_like(v) for v in x]
+        return [None if v is None else zeros_like(v) for v in x]
     if isinstance(x, np.generic):
         return x.dtype.type(0) if x.dtype.kind in "fc" else 0.0
     if isinstance(x, (int, float, complex)) or x is None:
@@ -180,12 +181,13 @@ def add_at(dx, index, g):
     if kind is dict:
         dx[index] = add_cotangents(dx[index], g) if index in dx else g
         return dx
-    if kind is list:
+    if kind is list:   # a slot holding None is a zero not built (see ``slots_like``)
         if isinstance(index, slice):
             for i, gi in zip(range(*index.indices(len(dx))), g):
                 dx[i] = add_cotangents(dx[i], gi)
         else:
-            dx[index] = add_cotangents(dx[index], g)
+            item = dx[index]
+            dx[index] = g if item is None else add_cotangents(item, g)
         return dx
     if _is_basic_index(index):
         dx[index] += g
@@ -196,7 +198,11 @@ def add_at(dx, index, g):
 
 def add_cotangents(a, b):
     """``a + b`` for cotangents that may be containers: lists add item by item, (sparse)
-    dicts key by key."""
+    dicts key by key; ``None`` (a zero not built) adds nothing."""
+    if a is None:
+        return b
+    if b is None:
+        return a
     if type(a) is list:
         return [add_cotangents(x, y) for x, y in zip(a, b)]
     if type(a) is dict:
@@ -259,6 +265,8 @@ def item_adjoint(dx, index, value):
     if type(dx) is dict:
         return dx[index] if index in dx else zeros_like(value)
     g = dx[index]
+    if g is None:
+        return zeros_like(value)
     g = g.copy() if type(g) is _NDARRAY else g
     return unbroadcast(g, value)
 
@@ -275,7 +283,8 @@ def get_item(dx, index, value):
     """``dx[index]``, or zeros shaped like ``value`` when a sparse cotangent lacks it."""
     if type(dx) is dict:
         return dx[index] if index in dx else zeros_like(value)
-    return dx[index]
+    g = dx[index]
+    return zeros_like(value) if g is None else g
 
 
 MISSING = object()
@@ -322,6 +331,8 @@ def snapshot(value):
 def restructure(dx, x):
     """Give a cotangent the structure of its primal: a tuple for a tuple, the same
     NamedTuple or dataclass type, a dict with every key, zeros where nothing flowed."""
+    if dx is None:
+        return zeros_like_structure(x)
     if type(x) is _NDARRAY or type(x) is _FLOAT or isinstance(x, (int, np.generic)):
         return dx
     if isinstance(x, dict):

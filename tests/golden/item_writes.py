@@ -34,7 +34,7 @@ def item_write_grad(x):
     _sg.clear_item(dy, 1)
     _sg.restore_item(y, 1, stack.pop())
     d_x_item_1 = d_pow * 2 * _x_item_1
-    dx = _sg.zeros_like(x)
+    dx = _sg.slots_like(x)
     _sg.add_at(dx, 1, d_x_item_1)
     d_mul = _sg.item_adjoint(dy, 0, _mul)
     _sg.clear_item(dy, 0)

@@ -20,7 +20,7 @@ def loop_over_array_grad(x):
         stack.append(v)
     # Backward sweep: dtotal is the cotangent of the result
     dtotal = _sg.seed(total)
-    dx = _sg.zeros_like(x)
+    dx = _sg.slots_like(x)
     for i in reversed(range(n_iterations)):
         v = stack.pop()
         _mul_1 = stack.pop()

@@ -119,6 +119,7 @@ USES = {
     np.spacing: lambda x: _total(np.spacing(x)),
     np.linalg.matrix_rank: lambda x: float(np.linalg.matrix_rank(np.outer(x, x))),
     rt.zeros_like: lambda x: _total(rt.zeros_like(x)),
+    rt.slots_like: lambda x: _total(rt.slots_like(x)),
     rt.seed: lambda x: float(rt.seed(np.sum(x))),
     rt.ones_seed: lambda x: _total(rt.ones_seed((x * 2.0, np.sum(x)))),
     rt.sign: lambda x: _total(rt.sign(x - 0.5)),
