@@ -49,7 +49,7 @@ defelementwise(np.arctan2, "x / (x ** 2 + y ** 2)", "-y / (x ** 2 + y ** 2)", pa
 defelementwise(np.hypot, "x / ans", "y / ans")
 defelementwise(np.sinh, "np.cosh(x)")
 defelementwise(np.cosh, "np.sinh(x)")
-defelementwise(np.tanh, "1 - ans ** 2")
+defelementwise(np.tanh, "1 - ans * ans")
 defelementwise(np.arcsinh, "1 / np.sqrt(x ** 2 + 1)")
 defelementwise(np.arccosh, "1 / np.sqrt(x ** 2 - 1)")
 defelementwise(np.arctanh, "1 / (1 - x ** 2)")

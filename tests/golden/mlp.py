@@ -14,7 +14,7 @@ def mlp_grad(w1, b1, w2, x):
     d_matmul_1 = d_pow * 2 * _matmul_1
     dh = _sg.matmul_adjoint_a(d_matmul_1, h, w2)
     dw2 = _sg.matmul_adjoint_b(d_matmul_1, h, w2)
-    d_add = dh * (1 - h ** 2)
+    d_add = dh * (1 - h * h)
     d_matmul = _sg.unbroadcast(d_add, _matmul)
     db1 = _sg.unbroadcast(d_add, b1)
     dw1 = _sg.matmul_adjoint_b(d_matmul, x, w1)

@@ -16,7 +16,7 @@ def recurrence_grad(w, x):
     dh = _sg.seed(h)
     dw = _sg.zeros_like(w)
     for _ in reversed(range(5)):
-        d_add = dh * (1 - h ** 2)
+        d_add = dh * (1 - h * h)
         h = stack.pop()
         d_mul = d_add
         dw += _sg.unbroadcast(d_mul * h, w)

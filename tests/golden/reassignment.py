@@ -14,7 +14,7 @@ def reassigned_grad(x):
     y_3 = _tanh
     # Backward sweep: dy_3 is the cotangent of the result
     dy_3 = _sg.seed(y_3)
-    dy_2 = dy_3 * (1 - _tanh ** 2)
+    dy_2 = dy_3 * (1 - _tanh * _tanh)
     d_add = dy_2
     dy_1 = _sg.unbroadcast(d_add, y_1)
     dx = _sg.unbroadcast(d_add, x)
