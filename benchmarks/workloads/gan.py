@@ -4,7 +4,7 @@ leaky-ReLU MLPs whose parameters are lists of (W, b) pairs; the noise is an inpu
 import numpy as np
 
 NAME = "gan"
-TARGET = 2.5
+TARGET = 7.3   # 0.7x autograd's ratio (10.44 when this was added)
 WRT = (0, 1)
 # (generator widths, discriminator widths, batch)
 SIZES = {"full": ((10, 64, 64, 32), (32, 64, 64, 1), 64),

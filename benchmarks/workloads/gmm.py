@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 NAME = "gmm"
-TARGET = 2.5
+TARGET = 2.2
 WRT = (0, 1, 2)
 # (dimensions, components, points)
 SIZES = {"full": (10, 25, 1000), "tiny": (3, 2, 5)}

@@ -3,7 +3,7 @@
 import numpy as np
 
 NAME = "mlp_layers"
-TARGET = 2.0
+TARGET = 4.9   # 0.7x autograd's ratio (6.93 when this was added)
 WRT = (0,)
 # (layer widths, batch)
 SIZES = {"full": ((64, 128, 128, 128, 10), 64), "tiny": ((5, 4, 4, 3, 2), 3)}

@@ -3,7 +3,7 @@
 import numpy as np
 
 NAME = "poly_small"
-TARGET = 4.0
+TARGET = 3.0
 WRT = (0, 1, 2)
 
 
