@@ -95,13 +95,20 @@ class custom_vjp(_Custom):
         backward = bwd if direct else _picking(bwd, picks, single)
         forward = self.fwd
 
+        def in_input_dtypes(grads, args):   # as generated gradients are
+            if single:
+                return runtime.in_dtype_of(grads, args[picks[0]]) if picks[0] < len(args) \
+                    else grads
+            return tuple(runtime.in_dtype_of(g, args[i]) if i < len(args) else g
+                         for g, i in zip(grads, picks))
+
         def grad(*args):
             value, saved = forward(*args)
-            return backward(saved, runtime.seed(value))
+            return in_input_dtypes(backward(saved, runtime.seed(value)), args)
 
         def value_and_grad(*args):
             value, saved = forward(*args)
-            return value, backward(saved, runtime.seed(value))
+            return value, in_input_dtypes(backward(saved, runtime.seed(value)), args)
 
         source = (f"# {self.__qualname__}: custom_vjp; the generated code calls "
                   f"{_name(self.fwd)} and {_name(self.bwd)}\n")
@@ -136,7 +143,8 @@ class custom_jvp(_Custom):
             primals = tuple(bound.arguments[p] for p in self.params)
             dots = tuple(tangents[p] if p in tangents else runtime.zeros_like(v)
                          for p, v in zip(self.params, primals))
-            return rule(primals, dots)
+            value, tangent = rule(primals, dots)
+            return value, runtime.in_dtype_of(tangent, value)
 
         source = f"# {self.__qualname__}: custom_jvp; the generated code calls {_name(rule)}\n"
         unit = _CustomUnit(self, wrt, {"jvp": jvp}, source)

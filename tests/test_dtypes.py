@@ -105,3 +105,38 @@ def test_a_python_float_gets_a_float64_gradient_next_to_a_float32():
     """NumPy computes ``float32 * float`` in float32; the float's gradient is float64."""
     gradient = sg.grad(product, wrt=1)(np.float32(1.5), 2.0)
     assert type(gradient) is np.float64 and gradient == 1.5
+
+
+@sg.custom_vjp
+def custom_weighted_sines(x):
+    return np.sum(np.sin(x) * C)
+
+
+def _custom_forward(x):
+    return custom_weighted_sines(x), x
+
+
+def _custom_backward(x, g):
+    return (g * np.cos(x) * C,)   # float64: C is
+
+
+custom_weighted_sines.defvjp(_custom_forward, _custom_backward)
+
+
+@sg.custom_jvp
+def custom_halved(x):
+    return x * 0.5
+
+
+custom_halved.defjvp(lambda primals, tangents: (custom_halved(*primals),
+                                                tangents[0] * np.float64(0.5)))
+
+
+def test_user_rules_answer_in_the_input_dtype_too():
+    for gradient in (sg.grad(custom_weighted_sines)(X),
+                     sg.value_and_grad(custom_weighted_sines)(X)[1]):
+        assert gradient.dtype == np.float32
+        np.testing.assert_allclose(gradient, EXACT, rtol=1e-6)
+    _, tangent = sg.jvp(custom_halved)(X, np.ones(3))
+    assert tangent.dtype == np.float32
+    np.testing.assert_allclose(tangent, 0.5)
