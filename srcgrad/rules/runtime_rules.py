@@ -114,6 +114,14 @@ _TRANSPOSES = [
 for _helper, _spec, _transpose in _TRANSPOSES:
     defadjoint(_helper, _spec, tangent="linear", v=_transpose)
 
+# Order statistics: linear in the cotangent (tangent), piecewise constant in ``a`` (its
+# ranks), and each other's transpose.
+_ORDER = "v, a, q, axis, keepdims, method='linear'"
+defadjoint(rt.quantile_adjoint, _ORDER, tangent="linear",
+           v="_sg.quantile_tangent(g, a, q, axis, keepdims, method)")
+defadjoint(rt.quantile_tangent, _ORDER, tangent="linear",
+           v="_sg.quantile_adjoint(g, a, q, axis, keepdims, method)")
+
 # Adjoints of products: bilinear in the cotangent and the other factor. ``dot_adjoint_a``
 # is the transpose of ``a -> np.dot(a, b)``, so its own transpose is that map, and its
 # derivative in ``b`` is ``dot_adjoint_b`` of the swapped cotangents.

@@ -44,6 +44,12 @@ CASES = [
     (rt.matmul_adjoint_b, {"a": A23, "b": V3}, (2,)),
     (rt.inner_adjoint_a, {"a": A23, "b": normal(4, 3)}, (2, 4)),
     (rt.inner_adjoint_b, {"a": A23, "b": normal(4, 3)}, (2, 4)),
+    (rt.quantile_adjoint, {"a": A23, "q": np.array([0.2, 0.5]), "axis": 1, "keepdims": True,
+                           "method": "linear"}, (2, 2, 1)),
+    (rt.quantile_adjoint, {"a": A23, "q": 0.4, "axis": None, "keepdims": False,
+                           "method": "linear"}, ()),
+    (rt.quantile_tangent, {"a": A23, "q": np.array([0.3, 0.9]), "axis": 0, "keepdims": False,
+                           "method": "linear"}, (2, 3)),
     (rt.saved_item, {"index": 1}, (3,)),
     (rt.item_adjoint, {"index": 1, "value": 0.0}, (3,)),
 ]
