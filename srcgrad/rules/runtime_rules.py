@@ -114,6 +114,17 @@ _TRANSPOSES = [
 for _helper, _spec, _transpose in _TRANSPOSES:
     defadjoint(_helper, _spec, tangent="linear", v=_transpose)
 
+# The Euclidean norm's adjoint ``v * x / ans``: linear in ``v`` (its transpose pairs with
+# the norm's gradient) and in ``x``; ``ans`` enters as ``1 / ans``.
+_NORM = "ans_, ord, axis, keepdims"
+defadjoint(rt.norm_adjoint, f"v, x, {_NORM}",
+           v=f"_sg.norm_tangent(g, x, {_NORM})",
+           x=f"_sg.norm_adjoint_in_x(v, g, {_NORM})",
+           ans_=f"_sg.norm_adjoint_in_ans_transpose(g, v, x, {_NORM})",
+           tangent={"v": f"_sg.norm_adjoint(v_dot, x, {_NORM})",
+                    "x": f"_sg.norm_adjoint_in_x(v, x_dot, {_NORM})",
+                    "ans_": f"_sg.norm_adjoint_in_ans(v, ans__dot, x, {_NORM})"})
+
 # Order statistics: linear in the cotangent (tangent), piecewise constant in ``a`` (its
 # ranks), and each other's transpose.
 _ORDER = "v, a, q, axis, keepdims, method='linear'"

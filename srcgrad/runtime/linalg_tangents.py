@@ -181,3 +181,33 @@ def norm_tangent(x_dot, x, ans, ord, axis, keepdims):
         else gradient * x_dot
     axes = tuple(range(x.ndim)) if axis is None else axis
     return np.reshape(np.sum(paired, axis=axes), np.shape(ans))
+
+
+# -- second order: the derivatives of ``norm_adjoint(v, x, ans, ...)`` -------------------
+def _euclidean_only(x, ord, axis):
+    """The second-order rows below cover the Euclidean norms (vector 2-norm, Frobenius)."""
+    matrix = isinstance(axis, tuple) or (axis is None and np.ndim(x) == 2 and ord is not None)
+    if not (ord in (None, "fro") or (ord == 2 and not matrix)):
+        raise NotImplementedError(f"the second derivative of np.linalg.norm with ord={ord!r}")
+
+
+def norm_adjoint_in_x(v, x_dot, ans, ord, axis, keepdims):
+    """``norm_adjoint(v, x, ans)`` is ``v * x / ans``: linear in ``x`` (and self-adjoint)."""
+    from srcgrad.runtime.linalg_adjoints import norm_adjoint
+
+    _euclidean_only(x_dot, ord, axis)
+    return norm_adjoint(v, x_dot, ans, ord, axis, keepdims)
+
+
+def norm_adjoint_in_ans(v, ans_dot, x, ans, ord, axis, keepdims):
+    """``d(v * x / ans) = -v * x * ans_dot / ans ** 2``."""
+    from srcgrad.runtime.linalg_adjoints import norm_adjoint
+
+    _euclidean_only(x, ord, axis)
+    return -norm_adjoint(v * ans_dot / np.where(ans == 0, 1, ans), x, ans, ord, axis, keepdims)
+
+
+def norm_adjoint_in_ans_transpose(g, v, x, ans, ord, axis, keepdims):
+    """The transpose of ``ans_dot -> norm_adjoint_in_ans(v, ans_dot, ...)``."""
+    _euclidean_only(x, ord, axis)
+    return -norm_tangent(g, x, ans, ord, axis, keepdims) * v / np.where(ans == 0, 1, ans)

@@ -50,11 +50,14 @@ CASES = [
                            "method": "linear"}, ()),
     (rt.quantile_tangent, {"a": A23, "q": np.array([0.3, 0.9]), "axis": 0, "keepdims": False,
                            "method": "linear"}, (2, 3)),
+    (rt.norm_adjoint, {"x": A23, "ans_": np.linalg.norm(A23, axis=1), "ord": None, "axis": 1,
+                       "keepdims": False}, (2,)),
     (rt.saved_item, {"index": 1}, (3,)),
     (rt.item_adjoint, {"index": 1, "value": 0.0}, (3,)),
 ]
 PARTNERS = {rt.dot_adjoint_a: "b", rt.dot_adjoint_b: "a", rt.matmul_adjoint_a: "b",
-            rt.matmul_adjoint_b: "a", rt.inner_adjoint_a: "b", rt.inner_adjoint_b: "a"}
+            rt.matmul_adjoint_b: "a", rt.inner_adjoint_a: "b", rt.inner_adjoint_b: "a",
+            rt.norm_adjoint: "x"}
 
 
 def evaluate(template, **values):
