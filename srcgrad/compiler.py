@@ -25,6 +25,7 @@ import weakref
 
 from srcgrad import cache as disk_cache
 from srcgrad import debug, guards, syntax, unit_cache
+from srcgrad.analysis import escapes
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.codegen import emit, loader
@@ -57,6 +58,8 @@ class ReverseUnit:
     functions: dict = dataclasses.field(default_factory=dict)
     callees: dict = dataclasses.field(default_factory=dict)   # alias -> (callee unit, role)
     guards: tuple = None   # (name, dotted, object) checked on entry (srcgrad.guards)
+    escapes: str = None    # where it lets a differentiated value out (analysis.escapes)
+    linked_early: bool = False   # a caller linked to it before it was generated
     _dependents: list = dataclasses.field(default_factory=list)
 
     @property
@@ -136,6 +139,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
             callees = stored.callees(
                 parsed, lambda callee, params: _compile(callee, params, created, eager))
             unit.guards = guards.reresolved(parsed, stored.fields["guards"])
+            unit.escapes = stored.fields.get("escapes")
             return _load(unit, parsed, stored.module, stored.fields["zero_wrt"], callees)
         except Exception:   # a stored entry that no longer loads: generated afresh
             stored = stored.rejected()
@@ -154,6 +158,9 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
         key = (callee, callee_wrt)
         if key not in callee_aliases:
             callee_unit = _compile(callee, callee_wrt, created, eager)
+            escapes.check_linked(callee_unit)
+            if getattr(callee_unit, "escapes", None):
+                escaping[callee] = callee_unit.escapes
             if callee_unit is unit:
                 callee_aliases[key] = (fn_names["forward"], fn_names["backward"])
             else:
@@ -162,9 +169,12 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
                                        namer.fresh(f"{name}_backward"), callee_unit)
         return callee_aliases[key][:2]
 
+    escaping = callee_names.escaping = {}   # callee -> where it lets a value out
     wrt_names = (wrt,) if isinstance(wrt, str) else wrt
-    result = ReverseMode(parsed, parsed.node, wrt_names, namer, callee_names, eager,
-                         scalar_params=scalars).run()
+    mode = ReverseMode(parsed, parsed.node, wrt_names, namer, callee_names, eager,
+                       scalar_params=scalars)
+    result = mode.run()
+    escapes.record(unit, mode.escapes)
     functions, zero_wrt = _assemble(parsed, result, fn_names, namer, isinstance(wrt, str),
                                     scalars)
     if not (eager or scalars):
@@ -183,7 +193,8 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     _load(unit, parsed, module, zero_wrt, callee_aliases)
     stored.store(unit, {key: aliases for key, aliases in callee_aliases.items()
                         if len(aliases) == 3}, {"zero_wrt": sorted(unit.zero_wrt),
-                                                "guards": guards.describe(unit.guards)})
+                                                "guards": guards.describe(unit.guards),
+                                                "escapes": unit.escapes})
     COMPILE_COUNT["reverse"] += 1
     return unit
 

@@ -22,6 +22,7 @@ import weakref
 
 from srcgrad import cache as disk_cache
 from srcgrad import compiler, debug, guards, syntax, unit_cache
+from srcgrad.analysis import escapes
 from srcgrad.codegen import emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.frontend.depth import room_for_deep_expressions
@@ -47,6 +48,8 @@ class ForwardUnit:
     functions: dict = dataclasses.field(default_factory=dict)
     _dependents: list = dataclasses.field(default_factory=list)
     guards: tuple = None   # (name, dotted, object) checked on entry (srcgrad.guards)
+    escapes: str = None    # where it lets a differentiated value out (analysis.escapes)
+    linked_early: bool = False   # a caller linked to it before it was generated
 
     @property
     def jvp(self):
@@ -97,6 +100,7 @@ def _compile(fn, wrt, created):
         try:
             unit.tangent_names = dict(stored.fields["tangent_names"])
             unit.guards = guards.reresolved(parsed, stored.fields["guards"])
+            unit.escapes = stored.fields.get("escapes")
             links = stored.callees(parsed, lambda callee, params: _compile(callee, params, created))
             return _load(unit, parsed, stored.module, links)
         except Exception:   # a stored entry that no longer loads: generated afresh
@@ -113,13 +117,19 @@ def _compile(fn, wrt, created):
         key = (callee, callee_wrt)
         if key not in aliases:
             callee_unit = _compile(callee, callee_wrt, created)
+            escapes.check_linked(callee_unit)
+            if getattr(callee_unit, "escapes", None):
+                escaping[callee] = callee_unit.escapes
             name = getattr(callee, "__name__", "callee").replace("<lambda>", "lambda_")
             alias = jvp_name if callee_unit is unit else namer.fresh(f"{name}_jvp")
             aliases[key] = (alias, callee_unit)
         alias, callee_unit = aliases[key]
         return alias, callee_unit.tangent_names
 
-    result = ForwardMode(parsed, parsed.node, wrt, namer, callee_jvp).run()
+    escaping = callee_jvp.escaping = {}   # callee -> where it lets a value out
+    mode = ForwardMode(parsed, parsed.node, wrt, namer, callee_jvp)
+    result = mode.run()
+    escapes.record(unit, mode.escapes)
     function = _assemble(parsed, result, jvp_name, unit.tangent_names)
     unit.guards = guards.guarded(parsed)
     if unit.guards:
@@ -132,7 +142,8 @@ def _compile(fn, wrt, created):
     links = {key: link for key, link in aliases.items() if link[1] is not unit}
     _load(unit, parsed, emit.render_module(header, [("jvp", function)]), links)
     stored.store(unit, links, {"tangent_names": unit.tangent_names,
-                               "guards": guards.describe(unit.guards)})
+                               "guards": guards.describe(unit.guards),
+                               "escapes": unit.escapes})
     COMPILE_COUNT["forward"] += 1
     return unit
 

@@ -167,11 +167,13 @@ def _dispatched_forward(func, inputs, kwargs):
     generated forward that ``F`` resolves to now, returning what ``dynamic_forward``
     returns (so the matching ``dynamic_backward`` call resolves below)."""
     from srcgrad import compiler, runtime
+    from srcgrad.analysis import escapes
 
     (target, target_slot), (flag, _), *rest = inputs
     inner = resolve(target, flag, [v for v, _ in rest], kwargs)
     wrt, inner_slots = inner.wrt()
     unit = compiler.reverse_unit(inner.fn, wrt, eager=func is runtime.dynamic_forward_eager)
+    escapes.check_callee(unit)
     base = 1 if flag else 0
     outer = [target_slot if (flag and s == 0) else (None if s is None else rest[s - base][1])
              for s in inner.slots]

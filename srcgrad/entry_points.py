@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import sys
 
+from srcgrad.analysis.escapes import check_callee
 from srcgrad.compiler import reverse_unit
 from srcgrad.compiler_forward import call_jvp, forward_unit
 from srcgrad.dispatch import resolve
 from srcgrad.runtime import dynamic
 
-__all__ = ["call_jvp", "forward_unit", "resolve", "reverse_unit"]
+__all__ = ["call_jvp", "check_callee", "forward_unit", "resolve", "reverse_unit"]
 
 dynamic.register_compiler(sys.modules[__name__])

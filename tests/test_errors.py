@@ -117,11 +117,6 @@ def imports_inside(x):
     return m.sin(x)
 
 
-def assigns_attribute(x, box):
-    box.value = x  # rejects: attribute
-    return x
-
-
 def nested_subscript_write(x, rows):
     rows[0][1] = x  # rejects: nested_subscript
     return x
@@ -157,7 +152,6 @@ REJECTED = [
     (defines_class, "class", r"a class defined inside a differentiated function", "class"),
     (uses_walrus, "walrus", r"the walrus operator `:=` is not supported", "y :="),
     (imports_inside, "import", r"`import` inside a differentiated function", "import"),
-    (assigns_attribute, "attribute", r"assigning to an attribute", "box.value"),
     (nested_subscript_write, "nested_subscript", r"assigning into a nested subscript",
      "rows[0][1]"),
 ]

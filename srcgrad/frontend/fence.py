@@ -61,7 +61,6 @@ REFUSED = {
     "namespace-read": "`{name}()` is not supported: the generated code keeps its values "
                       "under other names; read the variables directly",
     "exec-eval": "`{name}` is not supported (its code cannot be seen by the compiler)",
-    "attribute-assign": "assigning to an attribute (`obj.attr = ...`) is not supported yet",
     "nested-subscript-assign": "assigning into a nested subscript (`a.b[i] = ...` or "
                                "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`",
     "del-subscript": "`del` of a subscript or attribute is not supported",
@@ -153,8 +152,6 @@ def _is_builtin(parsed, name):
 
 
 def _check_target(parsed, target):
-    if isinstance(target, gast.Attribute):
-        raise parsed.error(REFUSED["attribute-assign"], target)
     if isinstance(target, gast.Subscript) and not isinstance(target.value, gast.Name):
         raise parsed.error(REFUSED["nested-subscript-assign"], target)
     if isinstance(target, (gast.Tuple, gast.List)):

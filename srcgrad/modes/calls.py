@@ -57,6 +57,8 @@ def _classify(parsed, call, local_names, arrays):
         return CallInfo("variable", dotted, args=args, keywords=keywords)
     if dotted == "_sg.read_constant":   # the value of an sg.constant: no derivative
         return CallInfo("nondiff", dotted, args=args, keywords=keywords)
+    if dotted == "_sg.set_attribute":   # obj.name = value (see normalize.desugar)
+        return CallInfo("attribute", "attribute write", args=args, keywords=keywords)
     if isinstance(func, gast.Attribute) and (root is None or root in local_names):
         return _classify_method(func, args, keywords, arrays)
     if root in local_names:   # a callable value: known only when it runs
@@ -174,6 +176,118 @@ def bare_call_error(parsed, info, stmt):
         f"{what} is called for its effect on values being differentiated, and srcgrad "
         "has no rule for what it does in place; assign its result instead, or register "
         "the update with srcgrad.rules.definplace", stmt)
+
+
+def escape_statement(parsed, info, stmt, varied, read_back, escapes):
+    """A bare call srcgrad does not compile (``ax.plot(x, y)``, ``R.record(y)``, a user
+    function whose result is unused) or an attribute write (``self.cache = y``), given
+    values being differentiated: the statement to run in its place, or an error.
+
+    It runs as written, the differentiated values it is given passed read-only (see
+    ``_sg.readonly``; an attribute write stores its value as it is), when nothing after
+    it can read back what it kept (``analysis.escapes``); ``escapes`` (a list) gets its
+    description then. Otherwise it is refused: at compile time, or, in a branch (``if
+    ax: ax.plot(x, y)``), where it runs (``_sg.refuse_read_back``)::
+
+        ax.plot(x, y)   ->   ax.plot(_sg.readonly(x, '.plot()'), _sg.readonly(y, '.plot()'))
+
+    ``varied(atom)``: does ``atom`` carry a derivative here. Refused always: a list or
+    dict method on a value not proven a local list (``obj.append(x)``), a NumPy or SciPy
+    function without a rule (``np.copyto(buffer, x)``: it writes into another
+    argument), an attribute written on a value being differentiated."""
+    from srcgrad.analysis.escapes import conditional
+
+    call = stmt.value
+    if info.kind == "attribute":
+        if varied(call.args[0]):
+            raise parsed.error(
+                f"assigning the attribute `.{call.args[1].value}` of a value being "
+                "differentiated is not supported: its derivative would not follow the new "
+                "value; build a new object instead", stmt)
+        if not varied(call.args[2]):
+            return [stmt]
+    elif (info.kind == "unknown" and info.name.startswith(".")
+          and info.name[1:-2] in BUILTIN_CONTAINER_METHODS) or _is_numeric_library(info.target):
+        raise bare_call_error(parsed, info, stmt)
+    if info.kind == "attribute":
+        what = f"the attribute write `.{call.args[1].value} = ...` stores a value being " \
+            "differentiated where srcgrad does not follow it"
+    else:
+        what = f"`{syntax.dotted_name(call.func) or info.name.strip('.')}` is given a value " \
+            "being differentiated and srcgrad does not see what it keeps of it"
+    found = read_back.find(stmt)
+    if found is not None:
+        error = parsed.error(
+            f"{what}; the function then {found}, which could be what was kept, without its "
+            "derivative. Compute what is read from the function's own values, or move the "
+            "call after the last such read", stmt)
+        if not conditional(read_back.fn_node, stmt):
+            raise error
+        refusal = syntax.quote_expr("_sg.refuse_read_back(m)", m=syntax.const(str(error)))
+        return [gast.copy_location(gast.Expr(value=refusal), stmt)]
+    escapes.append(parsed.error(what, stmt))
+    note = gast.copy_location(gast.Expr(value=syntax.quote_expr("_sg.escaped()")), stmt)
+    if info.kind == "attribute":
+        return [note, stmt]
+    return [note, _with_readonly_operands(info, stmt, varied)]
+
+
+def guard_escaping_callee(parsed, stmt, name, kept_error, read_back, escapes, namer):
+    """``y = helper(x, ax)`` where ``helper`` may let a differentiated value out
+    (``kept_error``: where): so may this function (``escapes`` gets it), and if it then
+    reads what that could have kept, the call is checked where it runs::
+
+        _escapes = _sg.escape_count()
+        y = helper(x, ax)
+        _sg.refuse_if_escaped(_escapes, '...')
+
+    Returns the statements to run before and after the call."""
+    escapes.append(kept_error)
+    found = read_back.find(stmt)
+    if found is None:
+        return [], []
+    error = parsed.error(
+        f"`{name}` let a value being differentiated out; the function then {found}, which "
+        "could be what was kept, without its derivative. Compute what is read from the "
+        f"function's own values, or move the call after the last such read. Where "
+        f"`{name}` let it out:\n{kept_error}", stmt)
+    counter = namer.fresh("escapes")
+    before = syntax.assign(counter, syntax.quote_expr("_sg.escape_count()"))
+    after = gast.Expr(value=syntax.quote_expr("_sg.refuse_if_escaped(n, m)",
+                                              n=syntax.name(counter),
+                                              m=syntax.const(str(error))))
+    return [gast.copy_location(before, stmt)], [gast.copy_location(after, stmt)]
+
+
+def _with_readonly_operands(info, stmt, varied):
+    call = stmt.value
+
+    def guard(atom):
+        if isinstance(atom, gast.Starred):
+            return gast.Starred(value=guard(atom.value), ctx=gast.Load())
+        if not varied(atom):
+            return atom
+        return syntax.quote_expr("_sg.readonly(x, name)", x=atom,
+                                 name=syntax.const(info.name))
+
+    func = call.func
+    if isinstance(func, gast.Attribute):
+        func = gast.Attribute(value=guard(func.value), attr=func.attr, ctx=gast.Load())
+    new = gast.Call(func=func, args=[guard(a) for a in call.args],
+                    keywords=[gast.keyword(arg=k.arg, value=guard(k.value))
+                              for k in call.keywords])
+    return gast.copy_location(gast.Expr(value=new), stmt)
+
+
+def _is_numeric_library(obj):
+    """Is ``obj`` a NumPy or SciPy function, ufunc or ufunc method (``np.add.at``)?"""
+    if obj is None:
+        return False
+    owner = getattr(obj, "__self__", None)
+    if isinstance(obj, np.ufunc) or isinstance(owner, np.ufunc):
+        return True
+    module = getattr(obj, "__module__", None) or getattr(owner, "__module__", None) or ""
+    return module.split(".")[0] in ("numpy", "scipy")
 
 
 def _user_call_method(obj):

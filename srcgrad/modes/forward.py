@@ -24,17 +24,21 @@ on the tangent containers, so generated gradient code is itself transformable.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import functools
 
 from srcgrad import syntax
 from srcgrad.analysis.arrays import proven_arrays
+from srcgrad.analysis.escapes import ReadBack
 from srcgrad.errors import MissingRuleError
 from srcgrad.frontend.freshness import own_signature
 from srcgrad.modes.calls import (
-    bare_call_error,
     call_target,
     classify_call,
+    escape_statement,
     generated_variant,
+    guard_escaping_callee,
     is_array_attribute,
 )
 from srcgrad.modes.forward_rules import TangentExpander
@@ -68,6 +72,7 @@ class ForwardMode:
         self.reverse_rules = RuleExpander(self)
         self.rules = TangentExpander(self)
         self.preinit = set()
+        self.escapes = []   # errors locating what lets a differentiated value out
         self.lists = list_names(node.body)
         self.dicts = {n.targets[0].id for n in gast.walk(node) if isinstance(n, gast.Assign)
                       and isinstance(n.value, gast.Dict) and isinstance(n.targets[0], gast.Name)}
@@ -113,7 +118,7 @@ class ForwardMode:
             return self.loop(stmt, state)
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
             before = self.zero_list_tangent(stmt.value, state)
-            return before + [stmt] + self.bare_call(stmt, stmt.value, state)
+            return before + self.bare_call(stmt, stmt.value, state)
         return [stmt]
 
     def zero_list_tangent(self, call, state):
@@ -276,6 +281,10 @@ class ForwardMode:
         bound = self.reverse_rules.bind_user_call(stmt, info, params)
         wrt = tuple(p for p in params if p in bound and self.carries(bound[p], state))
         name, keywords = self.callee_jvp(info.target, wrt)
+        kept = getattr(self.callee_jvp, "escaping", {}).get(info.target)
+        before, after = guard_escaping_callee(
+            self.parsed, stmt, info.name, kept, self.read_back(state), self.escapes,
+            self.namer) if kept else ([], [])
         new = syntax.clone(call)
         new.func = syntax.name(name)
         new.keywords = list(new.keywords) + [
@@ -285,7 +294,7 @@ class ForwardMode:
         state.tangents[target] = False
         targets = syntax.tuple_of([syntax.name(target, True),
                                    syntax.name(self.tangent(target), True)], store=True)
-        return [syntax.assign(targets, new)]
+        return before + [syntax.assign(targets, new)] + after
 
     def bound_tangent(self, atoms, state):
         """The tangent of a callee's parameter: of one atom, or a tuple (its ``*args``) or
@@ -339,27 +348,47 @@ class ForwardMode:
         return out + [stmt, syntax.assign(dot, self.tangent_or_zero(value, state))]
 
     def bare_call(self, stmt, call, state):
+        """The statement (or what runs in its place) and its tangent updates."""
         func = call.func
         if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
                 and isinstance(func.value, gast.Name) and func.value.id in self.locals:
             base = func.value.id
             if base not in state and not self.carries(call, state):
-                return []
+                return [stmt]
             out = self.own(base, state)
-            return out + [gast.Expr(value=self.mirrored_call(call, state))]
+            return [stmt] + out + [gast.Expr(value=self.mirrored_call(call, state))]
         if not self.carries(call, state):
-            return []
+            return [stmt]
         info = self.call_info(call)
         if info.kind == "rule" and getattr(info.rule, "inplace", False):
             linear = info.rule.linear_in or tuple(info.rule.adjoints)
             values = self.reverse_rules.bind(stmt, info.rule, info.args, info.keywords)
             if self.rules.linear(call, info, values, linear, state) is None:
-                return []
+                return [stmt]
             out = self.own(info.args[0].id, state)
-            return out + [gast.Expr(value=self.rules.linear(call, info, values, linear, state))]
+            update = self.rules.linear(call, info, values, linear, state)
+            return [stmt] + out + [gast.Expr(value=update)]
         if info.kind in ("nondiff", "rule"):
-            return []
-        raise bare_call_error(self.parsed, info, stmt)   # as the reverse mode does
+            return [stmt]
+        return self.escape(stmt, info, state)   # as the reverse mode does
+
+    def escape(self, stmt, info, state):
+        """See ``calls.escape_statement``. A later statement's operand counts as carrying
+        a tangent if it does here and is bound only once (it is passed read-only)."""
+        return escape_statement(self.parsed, info, stmt,
+                                lambda atom: self.carries(atom, state),
+                                self.read_back(state), self.escapes)
+
+    def read_back(self, state):
+        once = {n for n in state.tangents if self._bindings.get(n, 0) <= 1}
+        return ReadBack(self.parsed, self.node, self.locals, self.call_info,
+                        lambda _, atom: isinstance(atom, gast.Name) and atom.id in once)
+
+    @functools.cached_property
+    def _bindings(self):
+        counts = collections.Counter(syntax.names_in(self.node, gast.Store))
+        counts.update(self.params)
+        return counts
 
     def own(self, name, state):
         """Make ``name``'s tangent a buffer that an in-place write may change."""

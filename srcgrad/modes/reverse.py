@@ -84,6 +84,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         self.stack = namer.fresh("stack")
         self.rules = RuleExpander(self)
         self.callees = []
+        self.escapes = []   # errors locating what lets a differentiated value out
         self.loop_depth = 0
         self.calls = CallExpander(self)
         self.local_ids = set()    # statements saved per iteration (see iteration_locals)

@@ -39,11 +39,13 @@ class CallExpander:
         """``target, saved = <callee forward>(...)``, saved per iteration inside loops."""
         mode = self.mode
         value = stmt.value
+        before = after = []
         if info.kind == "user":
             fwd_name, _ = mode.callee_names(info.target, self.wrt(stmt, info)[2])
             mode.callees.append(info.target)
             call = gast.Call(func=syntax.name(fwd_name), args=value.args,
                              keywords=value.keywords)
+            before, after = mode.guard_escaping_callee(stmt, info)
         else:
             helper = "_sg.dynamic_forward_eager" if mode.eager else "_sg.dynamic_forward"
             owner = self.dynamic_owner(stmt, info)
@@ -54,10 +56,10 @@ class CallExpander:
         residual = self.residual(stmt, info)
         targets = syntax.tuple_of([syntax.name(target, True), syntax.name(residual, True)],
                                   store=True)
-        out = syntax.assign(targets, call)
+        out = before + [syntax.assign(targets, call)] + after
         if mode.loop_depth > 0:
-            return [mode.push(residual, syntax.name(residual), stmt, maybe_undefined=True), out]
-        return [out]
+            return [mode.push(residual, syntax.name(residual), stmt, maybe_undefined=True)] + out
+        return out
 
     def residual(self, stmt, info):
         """The name holding one call's saved values."""

@@ -12,7 +12,8 @@ Before::                         After (adjoint, in the backward sweep)::
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.modes.calls import bare_call_error, structure_fields
+from srcgrad.analysis.escapes import ReadBack
+from srcgrad.modes.calls import escape_statement, guard_escaping_callee, structure_fields
 from srcgrad.modes.reverse_common import list_growth, list_pop
 from srcgrad.syntax import gast
 
@@ -30,8 +31,7 @@ class ContainerAdjoints:
         if list_pop(call):
             return self.pop_adjoint(stmt, call, None, state)
         inplace = self.inplace_call(call)
-        if inplace is None:
-            self.check_bare_call(stmt)
+        if inplace is None:   # checked in the forward sweep (see check_bare_call)
             return []
         rule, values = inplace
         out = self.inplace_adjoint(stmt, rule, values, None, state)
@@ -134,17 +134,36 @@ class ContainerAdjoints:
         return out
 
     def check_bare_call(self, stmt):
-        """A call whose value is dropped may still change what it is given: with no rule
-        saying how, a derivative would be lost, so it is an error."""
+        """A call whose value is dropped may still change what it is given or keep it:
+        with no rule saying how, it runs with the differentiated values it is given
+        passed read-only, when the function cannot read back what it kept, or is refused
+        (see ``calls.escape_statement``). Returns the statement to run in the forward
+        sweep (statements)."""
         call = stmt.value
         if not isinstance(call, gast.Call):
-            return
+            return [stmt]
         info = self.call_info(call)
         if info.kind == "nondiff" or (info.kind == "rule" and not info.rule.inplace):
-            return
+            return [stmt]
         operands = list(info.args or []) + [value for _, value in info.keywords or []]
-        if any(self.varied(stmt, atom) for atom in operands):
-            raise bare_call_error(self.parsed, info, stmt)
+        if isinstance(call.func, gast.Attribute):
+            operands.append(call.func.value)
+        if not any(self.varied(stmt, atom) for atom in operands):
+            return [stmt]
+        read_back = ReadBack(self.parsed, self.node, self.locals, self.call_info,
+                             self.varied)
+        return escape_statement(self.parsed, info, stmt, lambda atom: self.varied(stmt, atom),
+                                read_back, self.escapes)
+
+    def guard_escaping_callee(self, stmt, info):
+        """See ``calls.guard_escaping_callee``: ``([], [])`` for most callees."""
+        kept = getattr(self.callee_names, "escaping", {}).get(info.target)
+        if not kept:
+            return [], []
+        read_back = ReadBack(self.parsed, self.node, self.locals, self.call_info,
+                             self.varied)
+        return guard_escaping_callee(self.parsed, stmt, info.name, kept, read_back,
+                                     self.escapes, self.namer)
 
     def backward_subscript_write(self, stmt, target, state):
         base, index = target.value.id, target.slice
@@ -168,6 +187,8 @@ class ContainerAdjoints:
         ``saves``) saves the item first, as ``x[i] = v`` does, for the backward sweep to
         restore."""
         inplace = self.inplace_call(stmt.value)
+        if inplace is None and list_growth(stmt.value) is None and not list_pop(stmt.value):
+            return self.check_bare_call(stmt)
         if inplace is None or inplace[0].saves is None:
             return [stmt]
         rule, values = inplace

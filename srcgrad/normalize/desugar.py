@@ -9,6 +9,8 @@ After::
                        a = _value           p = _tuple[0]           raise AssertionError("neg")
                        b = _value           q = _tuple[1]
 
+    obj.n += 1   ->   _sg.set_attribute(obj, 'n', obj.n + 1)
+
 Also: annotated assignments lose their annotation, docstrings and ``pass`` vanish, and
 ``del name`` (the fence has checked that the name is not read again) is dropped.
 """
@@ -52,6 +54,10 @@ def _desugar_stmt(stmt, namer):
 
 def _desugar_augassign(stmt, namer):
     target = stmt.target
+    if isinstance(target, gast.Attribute):
+        load = gast.Attribute(value=syntax.clone(target.value), attr=target.attr,
+                              ctx=gast.Load())
+        return [_set_attribute(target, gast.BinOp(left=load, op=stmt.op, right=stmt.value))]
     if isinstance(target, gast.Name):
         value = gast.BinOp(left=syntax.name(target.id), op=stmt.op, right=stmt.value)
         rebind = syntax.assign(target.id, value)
@@ -84,7 +90,17 @@ def _index_once(index, namer, prelude):
     return syntax.name(name)
 
 
+def _set_attribute(target, value):
+    """``obj.name = value`` -> ``_sg.set_attribute(obj, 'name', value)``: a bare call,
+    kept in the forward sweep like any other (see ``analysis.escapes``)."""
+    return gast.Expr(value=gast.Call(func=syntax.quote_expr("_sg.set_attribute"),
+                                     args=[target.value, syntax.const(target.attr), value],
+                                     keywords=[]))
+
+
 def _desugar_assign(targets, value, namer):
+    if len(targets) == 1 and isinstance(targets[0], gast.Attribute):
+        return [_set_attribute(targets[0], value)]
     if len(targets) == 1 and not isinstance(targets[0], (gast.Tuple, gast.List)):
         return [syntax.assign(targets[0], value)]
     if len(targets) == 1 and isinstance(value, (gast.Tuple, gast.List)) \

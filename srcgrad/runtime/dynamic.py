@@ -26,7 +26,7 @@ _compiler_entry_points = None
 
 def register_compiler(entry_points):
     """Called by the compiler as it loads: ``entry_points`` has ``resolve``,
-    ``reverse_unit``, ``forward_unit`` and ``call_jvp``."""
+    ``reverse_unit``, ``forward_unit``, ``call_jvp`` and ``check_callee``."""
     global _compiler_entry_points
     _compiler_entry_points = entry_points
 
@@ -59,6 +59,7 @@ def _forward(func, owner_varies, args, kwargs, eager):
     callee = compiler.resolve(func, owner_varies, args, kwargs)
     wrt, slots = callee.wrt()
     unit = compiler.reverse_unit(callee.fn, wrt, eager=eager)
+    compiler.check_callee(unit)
     value, inner = unit.forward(*callee.values, **callee.kwargs)
     return value, (unit, inner, slots, len(args) + bool(owner_varies))
 
@@ -74,6 +75,7 @@ def dynamic_jvp(func, owner_dot, args, tangents, /, **kwargs):
     wrt, slots = callee.wrt()
     chosen = [(name, outer[slot]) for name, slot in zip(wrt, slots) if outer[slot] is not None]
     unit = compiler.forward_unit(callee.fn, tuple(name for name, _ in chosen))
+    compiler.check_callee(unit)
     return compiler.call_jvp(unit, callee.values, [t for _, t in chosen], **callee.kwargs)
 
 

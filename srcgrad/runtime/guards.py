@@ -13,12 +13,14 @@ a different computation, so it is refused, naming its type::
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 
 from srcgrad.errors import TransformError
 
-__all__ = ["check_array_types"]
+__all__ = ["check_array_types", "escape_count", "escaped", "readonly", "refuse_if_escaped",
+           "refuse_read_back", "set_attribute"]
 
 _NDARRAY = np.ndarray
 _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow__",
@@ -48,3 +50,59 @@ def check_array_types(*args):
 @functools.cache
 def _redefines_operators(kind):
     return any(getattr(kind, name, None) is not getattr(_NDARRAY, name) for name in _OPERATORS)
+
+
+def readonly(value, call):
+    """``value`` as a call that srcgrad does not see into may take it without changing
+    it: an array as a read-only view (an in-place write into it raises NumPy's own
+    ValueError instead of silently changing a value being differentiated), a number as
+    it is, a tuple item by item. ``ax.plot(x, y)`` with ``y`` differentiated runs as
+    ``ax.plot(x, _sg.readonly(y, ".plot()"))``.
+
+    Lists, dicts and other objects holding differentiated values are refused: they
+    cannot be made read-only, and passing a copy would change what the call receives."""
+    if isinstance(value, _NDARRAY):
+        view = value.view()
+        view.flags.writeable = False
+        return view
+    if value is None or isinstance(value, (int, float, complex, str, np.generic)):
+        return value
+    if type(value) is tuple:
+        return tuple(readonly(item, call) for item in value)
+    raise TransformError(
+        f"a {type(value).__name__} holding values being differentiated is passed to "
+        f"`{call}`, whose result is unused and which srcgrad does not see into: it might "
+        "change it in place. Pass a tuple of its items or an array")
+
+
+def set_attribute(obj, name, value):
+    """``obj.name = value`` as generated code writes it (``normalize.desugar``)."""
+    setattr(obj, name, value)
+
+
+def refuse_read_back(message):
+    """In place of an escape that the function may read back (``analysis.escapes``)
+    where it runs only on some paths (``if ax: ax.plot(x, y)``): reached, it is an
+    error, never a derivative without what the call kept."""
+    raise TransformError(message)
+
+
+_ESCAPES = threading.local()
+
+
+def escaped():
+    """Count, per thread, that generated code let a differentiated value out (it runs
+    just before the escape: see ``modes.calls.escape_statement``)."""
+    _ESCAPES.count = getattr(_ESCAPES, "count", 0) + 1
+
+
+def escape_count():
+    return getattr(_ESCAPES, "count", 0)
+
+
+def refuse_if_escaped(before, message):
+    """After a call to a function that may let a differentiated value out (``if ax:
+    ax.plot(x, y)`` inside it), where the caller then reads what that could have kept:
+    an error if it did (``escape_count()`` moved from ``before``)."""
+    if escape_count() != before:
+        raise TransformError(message)
