@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import types
 
+import numpy as np
+
 from srcgrad import syntax
 from srcgrad.normalize import map_blocks
 from srcgrad.rules import NONDIFF_ATTRIBUTES
@@ -274,10 +276,12 @@ class _Wrapper:
         if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant):
             holder = self.is_container_now(node.value)
             try:
-                return holder and not isinstance(holder[node.slice.value], VariableBase) \
-                    and holder[node.slice.value]
+                item = holder and holder[node.slice.value]
             except (KeyError, IndexError, TypeError):
                 return False
+            if isinstance(item, VariableBase):
+                return False
+            return True if isinstance(item, np.ndarray) else item   # (no truth value)
         try:
             obj = self.resolve(syntax.dotted_name(node))
         except KeyError:
