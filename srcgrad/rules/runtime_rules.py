@@ -29,6 +29,7 @@ deflinear(rt.broadcast_tangent, "v, ans_", "_sg.unbroadcast(g, v)", linear_in="v
 deflinear(rt.snapshot, "v", "g", linear_in="v")
 deflinear(rt.private_copy, "v, others=(), line=None", "g", linear_in="v")
 deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies of stacks
+deflinear(builtins.tuple, "v", "_sg.tuple_adjoint(g, v)", linear_in="v")
 deflinear(rt.finish, "v, primal", "g", linear_in="v")
 deflinear(rt.in_dtype_of, "v, value", "_sg.in_dtype_of(g, v)", linear_in="v")   # a cast
 deflinear(rt.item_adjoint, "v, index, value",

@@ -25,14 +25,49 @@ def _solver_options(tolerances):
     return options
 
 
+def _leaves(tree):
+    """The arrays of an argument: itself, or the leaves of a list, tuple or dict of them
+    (``args=(params,)`` with ``params`` a list of ``(W, b)`` pairs)."""
+    if isinstance(tree, (list, tuple)):
+        return [leaf for item in tree for leaf in _leaves(item)]
+    if isinstance(tree, dict):
+        return [leaf for item in tree.values() for leaf in _leaves(item)]
+    return [tree]
+
+
+def _ravel(tree, like):
+    """``tree`` (shaped like ``like``; a leaf may be a scalar zero) as one flat array."""
+    return np.concatenate([np.ravel(np.broadcast_to(leaf, np.shape(model))) for leaf, model
+                           in zip(_leaves(tree), _leaves(like))] or [np.zeros(0)])
+
+
+def _unravel(flat, like, offset=0):
+    """``(tree shaped like like, next offset)`` from ``flat[offset:]``."""
+    if isinstance(like, (list, tuple, dict)):
+        items = like.values() if isinstance(like, dict) else like
+        out = []
+        for item in items:
+            part, offset = _unravel(flat, item, offset)
+            out.append(part)
+        if isinstance(like, dict):
+            return dict(zip(like, out)), offset
+        return type(like)(out), offset
+    size = int(np.size(like))
+    return np.reshape(flat[offset:offset + size], np.shape(like)), offset + size
+
+
+def _is_float(arg):
+    leaves = _leaves(arg)
+    return bool(leaves) and all(np.asarray(leaf).dtype.kind == "f" for leaf in leaves)
+
+
 class _Dynamics:
     """``f`` with its argument order (``tfirst``) and the positions that carry floats."""
 
     def __init__(self, func, y0, args, tfirst):
         self.func, self.tfirst, self.args = func, tfirst, tuple(args)
         self.shape = np.shape(y0)
-        self.floats = [i for i, a in enumerate(self.args)
-                       if np.asarray(a).dtype.kind == "f"]
+        self.floats = [i for i, a in enumerate(self.args) if _is_float(a)]
         y_index = 1 if tfirst else 0
         self.wrt = (y_index,) + tuple(2 + i for i in self.floats)
 
@@ -44,7 +79,7 @@ class _Dynamics:
         return np.ravel(self.func(*self.call_args(y, t)))
 
     def arg_sizes(self):
-        return [np.size(self.args[i]) for i in self.floats]
+        return [sum(int(np.size(leaf)) for leaf in _leaves(self.args[i])) for i in self.floats]
 
 
 def _check(full_output):
@@ -71,7 +106,9 @@ def odeint_adjoints(g, func, y0, t, args, ans, tfirst, full_output, tolerances):
         value, pull = backward(*dyn.call_args(y, tau))
         grads = pull(-np.reshape(a, dyn.shape))
         grads = grads if len(dyn.wrt) > 1 else (grads,)
-        return np.concatenate([np.ravel(value)] + [np.ravel(gr) for gr in grads])
+        likes = (np.reshape(a, dyn.shape),) + tuple(dyn.args[i] for i in dyn.floats)
+        return np.concatenate([np.ravel(value)] + [_ravel(gr, like)
+                                                   for gr, like in zip(grads, likes)])
 
     adjoint = g[-1].copy()
     adjoint_args = np.zeros(sum(sizes))
@@ -86,15 +123,18 @@ def odeint_adjoints(g, func, y0, t, args, ans, tfirst, full_output, tolerances):
             adjoint = adjoint + g[i - 1]
     t_grad[0] = -np.dot(dyn(states[0], t[0]), adjoint)
     adjoint = adjoint + g[0]
-    return np.reshape(adjoint, np.shape(y0)), t_grad, _split_args(adjoint_args, dyn, sizes)
+    return np.reshape(adjoint, np.shape(y0)), t_grad, _split_args(adjoint_args, dyn)
 
 
-def _split_args(flat, dyn, sizes):
+def _split_args(flat, dyn):
     out, offset = [0.0] * len(dyn.args), 0
-    for i, size in zip(dyn.floats, sizes):
-        out[i] = np.reshape(flat[offset:offset + size], np.shape(dyn.args[i]))
-        offset += size
+    for i in dyn.floats:
+        out[i], offset = _unravel(flat, dyn.args[i], offset)
     return tuple(out)
+
+
+def _as_float(tangent, like):
+    return _unravel(_ravel(tangent, like).astype(float), like)[0]
 
 
 def odeint_tangent(func, y0, t, args, ans, tfirst, full_output, tolerances,
@@ -109,9 +149,9 @@ def odeint_tangent(func, y0, t, args, ans, tfirst, full_output, tolerances,
     forward = srcgrad.jvp(func, wrt=dyn.wrt)
     n = int(np.size(y0))
     states = np.reshape(ans, (len(t), n))
-    arg_dots = tuple(np.zeros(np.shape(dyn.args[i])) if args_dot is None
-                     or args_dot[i] is None else np.asarray(args_dot[i], dtype=float)
-                     for i in dyn.floats)
+    arg_dots = tuple(_unravel(np.zeros(size), dyn.args[i])[0] if args_dot is None
+                     or args_dot[i] is None else _as_float(args_dot[i], dyn.args[i])
+                     for i, size in zip(dyn.floats, dyn.arg_sizes()))
 
     def augmented(state, tau):
         y, s = state[:n], state[n:]

@@ -15,7 +15,7 @@ import numpy as np
 from srcgrad.runtime.adjoints import max_adjoint
 from srcgrad.runtime.core import add_at, snapshot, zeros_like
 
-__all__ = ["list_adjoint", "last_items", "inserted_item", "remove_inserted", "placed_at",
+__all__ = ["list_adjoint", "tuple_adjoint", "last_items", "inserted_item", "remove_inserted", "placed_at",
            "unpop", "unpop_at", "saved_item_adjoint", "pieces_like", "max_adjoint_transpose",
            "array_adjoint_transpose", "concatenate_adjoint_transpose"]
 
@@ -26,6 +26,14 @@ def list_adjoint(g, v):
     if type(v) is np.ndarray:
         return np.array(pieces_like(g, v))
     return g
+
+
+def tuple_adjoint(g, v):
+    """Adjoint of ``tuple(v)``: the cotangent ``g`` (a sequence of item cotangents) in
+    ``v``'s own kind: a list for a list, an array for an array, a tuple otherwise."""
+    if type(v) is np.ndarray:
+        return np.array(pieces_like(g, v))
+    return list(g) if isinstance(v, list) else tuple(g)
 
 
 def unpop(dlist, g, count=None):

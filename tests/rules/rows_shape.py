@@ -92,4 +92,6 @@ ROWS = [
         const(np.array([-0.5, 0.5, 2.0, 2.5])), normal(3), note="fp outside, right"),
     row("builtins.list", lambda x, y: list((x, y))[1] * x, scalar(), scalar(), note="tuple"),
     row("builtins.list", lambda a: list(a)[0] * list(a)[1], normal(2, 3), note="rows"),
+    row("builtins.tuple", lambda x, y: tuple([x, y])[1] * x, scalar(), scalar(), note="list"),
+    row("builtins.tuple", lambda a: tuple(a)[0] * tuple(a)[1], normal(2, 3), note="rows"),
 ]
