@@ -121,15 +121,43 @@ class ReadBack:
         return None
 
     def _external_locals(self):
-        """Locals bound, somewhere in the function, to something an escape can reach."""
+        """Locals bound, somewhere in the function, to an object an escape can reach:
+        a global, an attribute, an item of such an object, what a method returns
+        (``kept = sinks.KEPT``). Arithmetic makes new values: ``z = x * W`` is not."""
         external = set()
-        for stmt in syntax.statements(self.fn_node.body):
-            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                    and self._expression_reads(stmt.value, set()):
-                external.add(stmt.targets[0].id)
-            elif isinstance(stmt, gast.For) and self._expression_reads(stmt.iter, set()):
-                external.update(syntax.names_in(stmt.target, gast.Store))
+        changed = True
+        while changed:
+            changed = False
+            for stmt in syntax.statements(self.fn_node.body):
+                if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+                    names, value = [stmt.targets[0].id], stmt.value
+                elif isinstance(stmt, gast.For):
+                    names, value = syntax.names_in(stmt.target, gast.Store), stmt.iter
+                else:
+                    continue
+                if not set(names) <= external and self._aliases_state(value, external):
+                    external.update(names)
+                    changed = True
         return external
+
+    def _aliases_state(self, value, external):
+        """May ``value`` (an atom or one operation on atoms, A-normal form) be an object
+        that an escape can reach, rather than a new one?"""
+        if isinstance(value, (gast.Tuple, gast.List)):
+            return any(self._aliases_state(item, external) for item in value.elts)
+        if isinstance(value, gast.Subscript):
+            return self._aliases_state(value.value, external)
+        if isinstance(value, gast.Name):
+            if value.id in self.local_names:
+                return value.id in external
+            return self._name_reads(value, set()) is not None
+        if isinstance(value, gast.Attribute):
+            return self._name_reads(value, external) is not None
+        if isinstance(value, gast.Call):   # a rule's result may be a view of its operands
+            operands = list(value.args) + [k.value for k in value.keywords]
+            return self._call_reads(value) is not None or any(
+                self._aliases_state(a, external) for a in operands)
+        return False
 
     def given(self, stmt):
         """The locals a bare call is given that carry no derivative (those that do are

@@ -15,9 +15,9 @@ import numpy as np
 from srcgrad.runtime.adjoints import max_adjoint
 from srcgrad.runtime.core import add_at, snapshot, zeros_like
 
-__all__ = ["list_adjoint", "tuple_adjoint", "last_items", "inserted_item", "remove_inserted", "placed_at",
-           "unpop", "unpop_at", "saved_item_adjoint", "pieces_like", "max_adjoint_transpose",
-           "array_adjoint_transpose", "concatenate_adjoint_transpose"]
+__all__ = ["list_adjoint", "tuple_adjoint", "last_items", "inserted_item", "remove_inserted",
+           "placed_at", "unpop", "unpop_at", "saved_item_adjoint", "pieces_like",
+           "max_adjoint_transpose", "array_adjoint_transpose", "concatenate_adjoint_transpose"]
 
 
 def list_adjoint(g, v):

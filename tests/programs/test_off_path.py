@@ -350,3 +350,31 @@ def test_a_method_that_lets_a_value_out_is_refused(derivative):
             sg.grad(through_a_method)(X, sinks.Model())
         else:
             sg.jvp(through_a_method)(X, sinks.Model(), V)
+
+
+GLOBAL_BUFFER = np.zeros(3)
+
+
+def through_a_view_of_a_global(x):
+    view = np.reshape(GLOBAL_BUFFER, (3,))
+    sinks.fill(GLOBAL_BUFFER, x * x)
+    return np.sum(view * x)
+
+
+def computed_from_globals_before(x, ax):
+    z = x * Y                     # a new array, though computed from a global
+    ax.plot(x, z)
+    return np.sum(z * z)
+
+
+@pytest.mark.parametrize("derivative", ["grad", "jvp"])
+def test_a_view_of_a_global_bound_before_is_read_back(derivative):
+    with pytest.raises(TransformError, match="reads `view` again"):
+        if derivative == "grad":
+            sg.grad(through_a_view_of_a_global)(X)
+        else:
+            sg.jvp(through_a_view_of_a_global)(X, V)
+
+
+def test_a_value_computed_from_a_global_before_is_the_functions_own():
+    check_both_modes(computed_from_globals_before, Axes())
