@@ -76,8 +76,8 @@ class RuleExpander:
             contributions.setdefault(atom.id, []).append(contribution)
         out = []
         for name, parts in contributions.items():
-            total = parts[0]
-            for part in parts[1:]:
+            total = _doubled(parts) or parts[0]
+            for part in parts[1:] if total is parts[0] else ():
                 total = gast.BinOp(left=total, op=gast.Add(), right=part)
             if name in self.mode.lists:   # an array cotangent of a list: a list again
                 total = syntax.quote_expr("_sg.restructure(g, x)", g=total, x=name)
@@ -141,3 +141,11 @@ class RuleExpander:
         if key not in self._grad_names:
             self._grad_names[key] = self.mode.namer.fresh(f"d{param}_{callee}")
         return self._grad_names[key]
+
+
+def _doubled(parts):
+    """``c * 2.0`` for two equal contributions (``x * x`` gives ``g * x`` twice): one
+    operation fewer than ``c + c``, and the same number (doubling is exact)."""
+    if len(parts) == 2 and gast.dump(parts[0]) == gast.dump(parts[1]):
+        return gast.BinOp(left=parts[0], op=gast.Mult(), right=syntax.const(2.0))
+    return None

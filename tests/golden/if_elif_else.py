@@ -19,7 +19,7 @@ def piecewise_grad(x):
     _mul_1 = y * y
     # Backward sweep: d_mul_1 is the cotangent of the result
     d_mul_1 = _sg.seed(_mul_1)
-    dy = d_mul_1 * y + d_mul_1 * y
+    dy = d_mul_1 * y * 2.0
     if _cond:
         dx = -dy
     elif _cond_1:

@@ -22,7 +22,7 @@ def item_write_grad(x):
     # Backward sweep: d_sum is the cotangent of the result
     d_sum = _sg.seed(_sum)
     d_mul_2 = _sg.sum_adjoint(d_sum, _mul_2, None, False)
-    dy = d_mul_2 * y + d_mul_2 * y
+    dy = d_mul_2 * y * 2.0
     d_mul_1 = _sg.item_adjoint(dy, 2, _mul_1)
     _sg.clear_item(dy, 2)
     _sg.restore_item(y, 2, stack.pop())

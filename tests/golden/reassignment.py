@@ -18,7 +18,6 @@ def reassigned_grad(x):
     d_add = dy_2
     dy_1 = _sg.unbroadcast(d_add, y_1)
     dx = _sg.unbroadcast(d_add, x)
-    d_mul = dy_1
-    dy = d_mul * y + d_mul * y
+    dy = dy_1 * y * 2.0
     dx = dx + dy * 2.0
     return _sg.in_dtype_of(dx, x)

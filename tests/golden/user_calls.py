@@ -14,9 +14,9 @@ def helper_chain_grad(x):
     square_result = z * z
     # Backward sweep: dsquare_result is the cotangent of the result
     dsquare_result = _sg.seed(square_result)
-    dz = dsquare_result * z + dsquare_result * z
+    dz = dsquare_result * z * 2.0
     d_mul = dz
     dx = _sg.unbroadcast(d_mul * y, x)
     dy = _sg.unbroadcast(d_mul * x, y)
-    dx = dx + (dy * x + dy * x)
+    dx = dx + dy * x * 2.0
     return _sg.in_dtype_of(dx, x)

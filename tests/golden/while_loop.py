@@ -17,8 +17,7 @@ def while_halving_grad(x):
     _add_1 = _mul + steps
     # Backward sweep: d_add_1 is the cotangent of the result
     d_add_1 = _sg.seed(_add_1)
-    d_mul = d_add_1
-    dx = d_mul * x + d_mul * x
+    dx = d_add_1 * x * 2.0
     for _ in range(n_iterations):
         dx = dx / 2.0
     return _sg.in_dtype_of(dx, x_entry)
