@@ -184,7 +184,7 @@ def escape_statement(parsed, info, stmt, varied, read_back, escapes):
     values being differentiated: the statement to run in its place, or an error.
 
     It runs as written, the differentiated values it is given passed read-only (see
-    ``_sg.readonly``; an attribute write stores its value as it is), when nothing after
+    ``_sg.readonly``; an attribute write stores a read-only view), when nothing after
     it can read back what it kept (``analysis.escapes``); ``escapes`` (a list) gets its
     description then. Otherwise it is refused: at compile time, or, in a branch (``if
     ax: ax.plot(x, y)``), where it runs (``_sg.refuse_read_back``)::
@@ -227,8 +227,12 @@ def escape_statement(parsed, info, stmt, varied, read_back, escapes):
         return [gast.copy_location(gast.Expr(value=refusal), stmt)]
     escapes.append(parsed.error(what, stmt))
     note = gast.copy_location(gast.Expr(value=syntax.quote_expr("_sg.escaped()")), stmt)
-    if info.kind == "attribute":
-        return [note, stmt]
+    if info.kind == "attribute":   # stored read-only too: a later call could change it
+        obj, attr, value = call.args
+        stored = syntax.quote_expr("_sg.readonly(x, name)", x=value,
+                                   name=syntax.const(f"obj.{attr.value} = ..."))
+        new = gast.Call(func=call.func, args=[obj, attr, stored], keywords=[])
+        return [note, gast.copy_location(gast.Expr(value=new), stmt)]
     return [note, _with_readonly_operands(info, stmt, varied)]
 
 

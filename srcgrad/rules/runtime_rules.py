@@ -20,7 +20,8 @@ from srcgrad.rules.registry import defadjoint, defelementwise, definplace, defli
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
            rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
            rt.read_constant, rt.ones_seed, rt.zip_length, rt.check_array_types,
-           rt.check_unshared, rt.updates_in_place)
+           rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
+           rt.refuse_if_escaped, rt.refuse_read_back)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
@@ -30,6 +31,7 @@ deflinear(rt.snapshot, "v", "g", linear_in="v")
 deflinear(rt.private_copy, "v, others=(), line=None", "g", linear_in="v")
 deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies of stacks
 deflinear(builtins.tuple, "v", "_sg.tuple_adjoint(g, v)", linear_in="v")
+deflinear(rt.readonly, "v, call", "g", linear_in="v")   # a read-only view of what it is given
 deflinear(rt.finish, "v, primal", "g", linear_in="v")
 deflinear(rt.in_dtype_of, "v, value", "_sg.in_dtype_of(g, v)", linear_in="v")   # a cast
 deflinear(rt.item_adjoint, "v, index, value",

@@ -378,3 +378,53 @@ def test_a_view_of_a_global_bound_before_is_read_back(derivative):
 
 def test_a_value_computed_from_a_global_before_is_the_functions_own():
     check_both_modes(computed_from_globals_before, Axes())
+
+
+def plotted_and_kept(x, ax):
+    y = np.sin(x) * x
+    z = np.sum(y * y)
+    ax.plot(x, y)
+    ax.last = z
+    return z
+
+
+def test_second_order_through_code_off_the_path():
+    y, dy = np.sin(X) * X, np.sin(X) + X * np.cos(X)
+    ddy = 2 * np.cos(X) - X * np.sin(X)
+    expected = np.diag(2 * (dy * dy + y * ddy))   # the closed form
+    assert close(sg.hessian(plotted_and_kept)(X, Axes()), expected)
+    assert close(sg.hvp(plotted_and_kept)(X, Axes(), V), expected @ V)
+
+
+class Scaler:
+    def keep(self, value):
+        self.kept = value
+
+    def scale(self):
+        self.kept *= 2.0   # in place, into what it kept
+
+
+def changed_later_by_a_call(x, scaler):
+    y = x * x
+    scaler.kept = y
+    scaler.scale()
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize("derivative", ["grad", "jvp"])
+def test_a_value_stored_in_an_attribute_is_stored_read_only(derivative):
+    with pytest.raises(ValueError, match="read-only"):
+        if derivative == "grad":
+            sg.grad(changed_later_by_a_call)(X, Scaler())
+        else:
+            sg.jvp(changed_later_by_a_call)(X, Scaler(), V)
+
+
+def test_a_list_stored_in_an_attribute_is_refused():
+    def f(x, tracker):
+        pair = pair_of(x)
+        tracker.pair = pair
+        return np.sum(pair[0] * pair[1])
+
+    with pytest.raises(TransformError, match="list holding values being differentiated"):
+        sg.grad(f)(X, Tracker())

@@ -18,7 +18,8 @@ HERE = pathlib.Path(__file__).parent / "autograd_style"
 # autograd module -> its stand-in; ``import autograd.scipy.stats.norm as norm`` names an
 # object in SciPy, not a module, so it becomes a ``from ... import``.
 MODULES = [(r"autograd\.numpy", "numpy"), (r"autograd\.scipy", "scipy"),
-           (r"autograd\.misc\.optimizers", "srcgrad.optimizers"), (r"autograd\b", "srcgrad")]
+           (r"autograd\.misc\.optimizers", "srcgrad.optimizers"),
+           (r"autograd\.test_util", "srcgrad.testing"), (r"autograd\b", "srcgrad")]
 IMPORT = re.compile(r"^(import|from) ")
 
 
@@ -147,14 +148,30 @@ def fluidsim(ns):
     check_directional(ns["objective"], params, gradient, rtol=1e-4)
 
 
+def rnn(ns):
+    params, loss = ns["init_params"], ns["training_loss"]
+    check_directional(lambda p: loss(p, 0), params, sg.grad(loss)(params, 0))
+    ns["train"](num_iters=3)
+
+
+def logistic_regression(ns):
+    loss = ns["training_loss"]
+    weights = ns["init_params"] + 0.1
+    check_directional(loss, weights, ns["training_gradient_fun"](weights))
+    ns["train"](num_iters=3)
+
+
 PROGRAMS = {"gaussian_process": gaussian_process, "black_box_svi": black_box_svi,
             "ica": ica, "gmm": gmm, "neural_net": neural_net,
             "variational_autoencoder": variational_autoencoder, "ode_net": ode_net,
-            "fluidsim": fluidsim}
+            "fluidsim": fluidsim, "rnn": rnn, "logistic_regression": logistic_regression}
 # program -> why it does not port yet (the first blocker; see the docs page)
 NOT_YET = {"gmm": "zip(*...) over values being differentiated: no rule for builtins.zip "
                    "called with a starred argument (calls with *args are resolved when "
-                   "they run; zip is not among what they resolve to)"}
+                   "they run; zip is not among what they resolve to)",
+           "logistic_regression": "autograd.test_util.check_grads(f, modes=[...])(x) has "
+                                  "another signature than srcgrad.testing.check_grads(f, "
+                                  "args): TypeError for the keyword modes"}
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
