@@ -1,15 +1,29 @@
 """How srcgrad's compile time grows with the length of straight-line code.
 
 ``python -m benchmarks.compile_scaling 1000`` writes a module holding a function of that
-length (every line one or two NumPy operations on the two previous
-values), imports it as a user's module would be, and times ``sg.grad`` on it: parse,
-normalize, analyze, generate, optimize and compile. It prints JSON.
+length, imports it as a user's module would be, and times ``sg.grad`` on it: parse,
+normalize, analyze, generate, optimize and compile. It prints JSON: the wall and CPU
+seconds, the CPU seconds of each stage (see ``STAGES``) and the generated lines.
+
+Two shapes (``--shape``):
+
+- ``distinct`` (default): every line one or two NumPy operations on the two previous
+  values, each assigned to a new name (``v5 = np.sin(v4) * v3``);
+- ``reassign``: every line ``s = s + np.sin(x * c) * k``, one name reassigned N times
+  (the shape that had quadratic passes).
+
+``python -m benchmarks.compile_scaling --shape reassign --sizes 500 1000 2000 5000``
+runs each size in a fresh process (the disk cache off) and prints a table with the
+growth ratio of each size to the previous one.
 """
 
 from __future__ import annotations
 
+import argparse
+import gc
 import importlib.util
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -22,6 +36,21 @@ LINE_TEMPLATES = (
     "v{i} = np.tanh(v{a} - v{b})",
     "v{i} = v{a} * v{b}",
 )
+SHAPES = ("distinct", "reassign")
+
+# (stage, module, attribute): the CPU time inside each wrapped function, the time of
+# the stages it calls left out (so the stages add up to the whole).
+STAGES = (
+    ("parse", "srcgrad.compiler", "parse_function"),
+    ("fence", "srcgrad.compiler", "check_function"),
+    ("normalize", "srcgrad.compiler", "normalize_function"),
+    ("reverse mode", "srcgrad.modes.reverse", "ReverseMode.run"),
+    ("assemble", "srcgrad.compiler", "_assemble"),
+    ("optimize", "srcgrad.compiler", "optimize_sweeps"),
+    ("print", "srcgrad.compiler", "emit.render_module"),
+    ("compile + exec", "srcgrad.codegen.loader", "compile"),
+    ("line notes", "srcgrad.compiler", "debug.annotate_lines"),
+)
 
 
 def straight_line_source(name, lines):
@@ -33,9 +62,18 @@ def straight_line_source(name, lines):
     return "\n".join([f"def {name}(x, y):"] + body)
 
 
-def _load(directory, sizes):
+def reassign_source(name, lines):
+    body = ["    s = 0.0"] + ["    s = s + np.sin(x * c) * k"] * lines + ["    return s"]
+    return "\n".join([f"def {name}(x, c, k):"] + body)
+
+
+_SOURCES = {"distinct": straight_line_source, "reassign": reassign_source}
+
+
+def _load(directory, sizes, shape="distinct"):
+    make = _SOURCES[shape]
     text = "import numpy as np\n\n\n" + "\n\n\n".join(
-        straight_line_source(f"straight_{n}", n) for n in (3,) + tuple(sizes)) + "\n"
+        make(f"straight_{n}", n) for n in (3,) + tuple(sizes)) + "\n"
     path = pathlib.Path(directory) / "straight_line_functions.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location("straight_line_functions", path)
@@ -44,25 +82,80 @@ def _load(directory, sizes):
     return module
 
 
-def _measure(lines):
+class _StageClock:
+    """CPU seconds per stage, each stage's own time (its inner stages' left out)."""
+
+    def __init__(self):
+        self.seconds = {stage: 0.0 for stage, _, _ in STAGES}
+        self._stack = []   # [stage, start, time spent in inner stages]
+        self._collecting = None
+
+    def _garbage_collector(self, phase, info):
+        """The collector's own time is a stage of its own (it interrupts any stage)."""
+        if phase == "start":
+            self._collecting = time.process_time()
+        elif self._collecting is not None:
+            spent = time.process_time() - self._collecting
+            self.seconds["garbage collector"] += spent
+            if self._stack:
+                self._stack[-1][2] += spent
+            self._collecting = None
+
+    def wrap(self, stage, function):
+        def timed(*args, **kwargs):
+            self._stack.append([stage, time.process_time(), 0.0])
+            try:
+                return function(*args, **kwargs)
+            finally:
+                _, start, inner = self._stack.pop()
+                spent = time.process_time() - start
+                self.seconds[stage] += spent - inner
+                if self._stack:
+                    self._stack[-1][2] += spent
+        return timed
+
+    def install(self):
+        self.seconds["garbage collector"] = 0.0
+        gc.callbacks.append(self._garbage_collector)
+        for stage, module_name, attribute in STAGES:
+            owner = importlib.import_module(module_name)
+            *path, last = attribute.split(".")
+            for part in path:
+                owner = getattr(owner, part)
+            if last == "compile" and module_name.endswith("loader"):
+                owner.compile = self.wrap(stage, compile)   # the builtin, as loader calls it
+            else:
+                setattr(owner, last, self.wrap(stage, getattr(owner, last)))
+
+
+def _measure(lines, shape="distinct", stages=True):
     import srcgrad as sg
 
+    clock = _StageClock()
+    if stages:
+        clock.install()
     with tempfile.TemporaryDirectory() as directory:
-        module = _load(directory, [lines])
+        module = _load(directory, [lines], shape)
         sg.grad(module.straight_3, wrt=(0, 1))      # warm the compiler's own imports
-        start = time.perf_counter()
+        clock.seconds = dict.fromkeys(clock.seconds, 0.0)
+        start, cpu = time.perf_counter(), time.process_time()
         df = sg.grad(getattr(module, f"straight_{lines}"), wrt=(0, 1))
-        seconds = time.perf_counter() - start
-        return {"lines": lines, "seconds": seconds,
-                "generated_lines": len(sg.source(df).splitlines())}
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        result = {"lines": lines, "shape": shape, "seconds": seconds, "cpu_seconds": cpu,
+                  "generated_lines": len(sg.source(df).splitlines()),
+                  "module_lines": len(df.unit.module.source.splitlines())}
+        if stages:
+            result["stages"] = dict(clock.seconds, other=cpu - sum(clock.seconds.values()))
+        return result
 
 
-def measure(sizes, env, timeout):
+def measure(sizes, env, timeout, shape="distinct"):
     """One fresh process per size; a size that takes longer than ``timeout`` is reported
     as such (and larger sizes are not tried)."""
     results = []
     for lines in sizes:
-        command = [sys.executable, "-m", "benchmarks.compile_scaling", str(lines)]
+        command = [sys.executable, "-m", "benchmarks.compile_scaling", str(lines),
+                   "--shape", shape]
         try:
             done = subprocess.run(command, capture_output=True, text=True, env=env,
                                   timeout=timeout, check=False)
@@ -76,5 +169,50 @@ def measure(sizes, env, timeout):
     return results
 
 
+def stage_table(rows):
+    """Markdown: CPU seconds per stage and in all for each size, and the growth of each
+    size's CPU time over the previous size's (with the ratio of the sizes)."""
+    measured = [row for row in rows if "stages" in row]
+    if not measured:
+        return [f"no size measured: {rows}"]
+    stages = list(measured[0]["stages"])
+    lines = ["| stage | " + " | ".join(f"{row['lines']} lines" for row in measured) + " |",
+             "|---|" + "---|" * len(measured)]
+    for stage in stages:
+        lines.append(f"| {stage} | " + " | ".join(
+            f"{row['stages'][stage]:.3f}" for row in measured) + " |")
+    for label, key in (("CPU, all", "cpu_seconds"), ("wall, all", "seconds")):
+        lines.append(f"| **{label}** | " + " | ".join(
+            f"**{row[key]:.3f}**" for row in measured) + " |")
+    lines.append("| generated lines (grad / module) | " + " | ".join(
+        f"{row['generated_lines']} / {row['module_lines']}" for row in measured) + " |")
+    growth = ["-"] + [
+        f"{now['cpu_seconds'] / before['cpu_seconds']:.2f}x for "
+        f"{now['lines'] / before['lines']:.2g}x"
+        for before, now in zip(measured, measured[1:])]
+    lines.append("| CPU growth over the previous size | " + " | ".join(growth) + " |")
+    return lines + [f"\nnot measured: {row}" for row in rows if "stages" not in row]
+
+
+def _arguments():
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.compile_scaling",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("lines", nargs="?", type=int,
+                        help="measure one size in this process and print JSON")
+    parser.add_argument("--shape", choices=SHAPES, default="distinct")
+    parser.add_argument("--sizes", type=int, nargs="+",
+                        help="measure these sizes, one fresh process each, as a table")
+    parser.add_argument("--timeout", type=float, default=300)
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
-    print(json.dumps(_measure(int(sys.argv[1]))))
+    options = _arguments()
+    if options.sizes:
+        environment = dict(os.environ, SRCGRAD_CACHE="0")
+        table = stage_table(measure(options.sizes, environment, options.timeout,
+                                    options.shape))
+        print(f"{options.shape}: CPU seconds of sg.grad by stage\n")
+        print("\n".join(table))
+    else:
+        print(json.dumps(_measure(options.lines, options.shape)))

@@ -176,9 +176,10 @@ def render(body):
 
 
 def render_lines(source):
-    """The lines of printed ``source`` with comment markers turned into ``#`` lines."""
+    """The lines of printed ``source`` (text, or a list of lines) with comment markers
+    turned into ``#`` lines."""
     lines = []
-    for line in source.splitlines():
+    for line in source.splitlines() if isinstance(source, str) else source:
         stripped = line.lstrip()
         if stripped[:1] in "'\"" and _COMMENT_TAG in stripped:
             text = ast.literal_eval(stripped)

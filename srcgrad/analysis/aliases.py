@@ -59,21 +59,40 @@ class AliasFacts:
     is_module: object = None       # name -> bool
     containers: frozenset = frozenset()   # names only ever bound to lists, dicts, tuples
 
+    changes: int = 0               # unions and holds recorded (the fixpoint's measure)
+    _members: dict = None          # class -> its names (built once the classes are final)
+    _reaches: dict = dataclasses.field(default_factory=dict)   # class -> _reach(class)
+
     def find(self, name):
-        while self.parent.get(name, name) != name:
-            name = self.parent[name]
+        """The class of ``name`` (halving the path on the way: a chain of ``s = _add``
+        rebindings would otherwise make every lookup walk it)."""
+        parent = self.parent
+        while parent.get(name, name) != name:
+            grand = parent.get(parent[name], parent[name])
+            parent[name] = grand
+            name = grand
         return name
 
     def affected_by(self, written):
         """Names a write through ``written`` may change (itself included)."""
         target = self.find(written)
+        if self._members is None:
+            self._members = {}
+            for name in self.parent:
+                self._members.setdefault(self.find(name), set()).add(name)
         out = set()
-        for name in self.parent:
-            if self.find(name) == target or target in self._reach(self.find(name)):
-                out.add(name)
+        for cls, names in self._members.items():
+            if cls == target or target in self._reach(cls):
+                out |= names
         return out
 
     def _reach(self, cls):
+        found = self._reaches.get(cls)
+        if found is None:
+            found = self._reaches[cls] = self._reach_from(cls)
+        return found
+
+    def _reach_from(self, cls):
         seen, stack = set(), [cls]
         while stack:
             for held in self.holds.get(stack.pop(), ()):
@@ -93,11 +112,12 @@ def analyze_aliases(body, params, is_module=lambda name: False):
     facts = AliasFacts({p: p for p in params}, {}, {}, [], {}, {}, {}, is_module)
     _number(body, facts, [])
     facts.containers = _sure_containers(body, params)
+    statements = list(syntax.statements(body))
     for _ in range(len(facts.order) + 2):   # fixpoint of the flow-insensitive classes
-        before = (dict(facts.parent), {k: set(v) for k, v in facts.holds.items()})
-        for stmt in syntax.statements(body):
+        before = facts.changes
+        for stmt in statements:
             _points_to(stmt, facts)
-        if before == (facts.parent, facts.holds):
+        if facts.changes == before:
             break
     _available_copies(body, frozenset(), facts)
     return facts
@@ -160,6 +180,7 @@ def _union(facts, a, b):
     if ra != rb:
         facts.parent[ra] = rb
         facts.holds.setdefault(rb, set()).update(facts.holds.pop(ra, set()))
+        facts.changes += 1
 
 
 def _hold(facts, container, item):
@@ -167,7 +188,10 @@ def _hold(facts, container, item):
         return
     facts.parent.setdefault(container, container)
     facts.parent.setdefault(item, item)
-    facts.holds.setdefault(facts.find(container), set()).add(item)
+    held = facts.holds.setdefault(facts.find(container), set())
+    if item not in held:
+        held.add(item)
+        facts.changes += 1
 
 
 def _points_to(stmt, facts):

@@ -16,10 +16,16 @@ from srcgrad.syntax import gast
 
 
 class Node:
-    __slots__ = ("stmt", "kind", "succ", "pred", "defs", "uses", "def_bits", "use_bits")
+    """One statement (or test, loop header, entry, exit). ``succ`` and ``pred`` hold the
+    positions of its neighbours in ``cfg.nodes``, not the nodes: a graph of nodes that
+    refer to each other is a reference cycle, which only the garbage collector frees
+    (and a long function's graphs would keep it busy)."""
 
-    def __init__(self, stmt, kind, defs=(), uses=()):
-        self.stmt, self.kind = stmt, kind
+    __slots__ = ("stmt", "kind", "succ", "pred", "defs", "uses", "def_bits", "use_bits",
+                 "position")
+
+    def __init__(self, stmt, kind, defs=(), uses=(), position=None):
+        self.stmt, self.kind, self.position = stmt, kind, position
         self.succ, self.pred = [], []
         self.defs, self.uses = frozenset(defs), frozenset(uses)
         self.def_bits = self.use_bits = 0
@@ -35,9 +41,11 @@ class CFG:
         self.entry = self._add(None, "entry", defs=params)
         self.exit = Node(None, "exit")
         self._loop_exits = []
+        self._returns = []   # linked to the exit once it has its position
         ends = self._block(body, [self.entry])
+        self.exit.position = len(self.nodes)
         self.nodes.append(self.exit)
-        for end in ends:
+        for end in self._returns + ends:
             _link(end, self.exit)
         self._index = None
         self._orders = {}
@@ -61,13 +69,13 @@ class CFG:
         along predecessors (backward), then the nodes that walk does not reach."""
         if forward not in self._orders:
             start = self.entry if forward else self.exit
-            reached = _reverse_post_order(start, forward)
+            reached = _reverse_post_order(self.nodes, start, forward)
             seen = set(reached)
             self._orders[forward] = reached + [n for n in self.nodes if n not in seen]
         return self._orders[forward]
 
     def _add(self, stmt, kind, defs=(), uses=()):
-        node = Node(stmt, kind, defs, uses)
+        node = Node(stmt, kind, defs, uses, len(self.nodes))
         self.nodes.append(node)
         if stmt is not None:
             self.by_stmt[id(stmt)] = node
@@ -114,7 +122,7 @@ class CFG:
         if isinstance(stmt, (gast.Return, gast.Raise)):
             node = self._connect(self._add(stmt, "exit", uses=syntax.loaded_names(stmt)), preds)
             if isinstance(stmt, gast.Return):
-                _link(node, self.exit)
+                self._returns.append(node)
             return []
         defs, uses = statement_defs_uses(stmt)
         return [self._connect(self._add(stmt, "stmt", defs, uses), preds)]
@@ -126,19 +134,20 @@ class CFG:
 
 
 def _link(a, b):
-    a.succ.append(b)
-    b.pred.append(a)
+    a.succ.append(b.position)
+    b.pred.append(a.position)
 
 
-def _reverse_post_order(start, forward):
+def _reverse_post_order(nodes, start, forward):
     """Depth-first from ``start`` (iterative: graphs can be thousands of nodes deep)."""
-    post, visited = [], {start}
+    post, visited = [], {start.position}
     stack = [(start, iter(start.succ if forward else start.pred))]
     while stack:
         node, children = stack[-1]
         for child in children:
             if child not in visited:
                 visited.add(child)
+                child = nodes[child]
                 stack.append((child, iter(child.succ if forward else child.pred)))
                 break
         else:

@@ -44,6 +44,7 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
     order = cfg.order(forward)
     before = dict.fromkeys(order, initial)
     after = dict.fromkeys(order, initial)
+    nodes = cfg.nodes
     queue, queued = deque(order), set(order)
     while queue:
         node = queue.popleft()
@@ -52,13 +53,14 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
         if node is start:
             fact_in = boundary
         elif len(sources) == 1:
-            fact_in = after[sources[0]]
+            fact_in = after[nodes[sources[0]]]
         else:
-            fact_in = meet([after[s] for s in sources]) if sources else initial
+            fact_in = meet([after[nodes[s]] for s in sources]) if sources else initial
         fact_out = transfer(node, fact_in)
         if fact_out != after[node] or fact_in != before[node]:
             before[node], after[node] = fact_in, fact_out
-            for nxt in (node.succ if forward else node.pred):
+            for position in (node.succ if forward else node.pred):
+                nxt = nodes[position]
                 if nxt not in queued:
                     queued.add(nxt)
                     queue.append(nxt)

@@ -88,12 +88,12 @@ def _render_statements(statements):
     body = [gast.Pass()]
     for stmt in statements:
         body += [stmt, _SPLIT]
-    printed = syntax.render_lines(syntax.to_source(syntax.function_def("_", (), body)))
+    printed = syntax.to_source(syntax.function_def("_", (), body)).splitlines()
     marker = printed[-1]
     chunks, current = [], []
-    for line in printed[2:]:
+    for line in printed[2:]:   # markers compared as printed (not evaluated as comments)
         if line == marker:
-            chunks.append(_Chunk(current))
+            chunks.append(_Chunk(syntax.render_lines(current)))
             current = []
         else:
             current.append(line)

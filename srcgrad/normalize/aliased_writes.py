@@ -49,6 +49,8 @@ def follow_aliased_writes(body, params, parsed, namer):
     if loader.is_generated(parsed.fn):
         return body
     facts = analyze_aliases(body, params, lambda name: _is_module(parsed, name))
+    if not facts.writes:
+        return body   # nothing written through a name: nothing to follow
     cfg = CFG(params, body)
     live, defined = live_names(cfg), defined_names(cfg, params, definitely=True)
     local = set(params) | set(syntax.names_in(gast.Module(body=body, type_ignores=[]),

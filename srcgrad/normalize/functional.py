@@ -49,9 +49,7 @@ class FunctionalBuiltins:
         dotted = syntax.dotted_name(func)
         if dotted is None or self.parsed is None:
             return None
-        local = set(syntax.names_in(self.parsed.node, gast.Store)) \
-            | set(syntax.param_names(self.parsed.node.args))
-        if dotted.split(".")[0] in local:
+        if dotted.split(".")[0] in self._bound_locally():
             return None
         try:
             obj = self.parsed.resolve(dotted)
@@ -66,6 +64,15 @@ class FunctionalBuiltins:
         if kind is not None:
             self.parsed.assume(dotted)
         return kind
+
+    def _bound_locally(self):
+        """The names the function binds (parameters and assignments), found once per
+        flattener rather than once per call (a walk of the whole function)."""
+        if getattr(self, "_local_names", None) is None:
+            node = self.parsed.node
+            self._local_names = set(syntax.names_in(node, gast.Store)) \
+                | set(syntax.param_names(node.args))
+        return self._local_names
 
     def _map_or_filter(self, kind, expr):
         pre, (fn, *iterables) = self.atoms(expr.args)

@@ -28,7 +28,7 @@ def describe(node):
 
 
 def edges(cfg):
-    return sorted((describe(a), describe(b)) for a in cfg.nodes for b in a.succ)
+    return sorted((describe(a), describe(cfg.nodes[b])) for a in cfg.nodes for b in a.succ)
 
 
 # -- CFG -------------------------------------------------------------------------------
