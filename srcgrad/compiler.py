@@ -200,22 +200,27 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
 
 
 def _load(unit, parsed, module, zero_wrt, callee_aliases):
-    """Exec the unit's generated module and link it with its callees' units."""
+    """Load the unit's generated module (each function compiled on first use) and link
+    it with its callees' units."""
     unit.module = module
     unit.zero_wrt = frozenset(zero_wrt)
     unit.namespace = loader.LiveGlobals(parsed.fn)
     unit.namespace.update({name: obj for name, _, obj in unit.guards})
     unit.namespace.update(parsed.injected)
-    unit.filename = loader.load(module.source, unit.fn.__qualname__, unit.namespace)
+    unit.filename = loader.register(module.source, unit.fn.__qualname__)
     debug.annotate_lines(unit)
     for role, alias in module.functions.items():
         if role.startswith("scalar_"):
             unit.namespace[alias] = _ScalarVariant(unit, role[len("scalar_"):], alias)
-    unit.functions = {role: unit.namespace[name] for role, name in module.functions.items()
-                      if not role.startswith("scalar_")}
-    for role, function in unit.functions.items():
+
+    def prepare(role, function):
         function.source = unit.function_source(role)
         function.unit, function.role = unit, role
+
+    names = {role: name for role, name in module.functions.items()
+             if not role.startswith("scalar_")}
+    unit.functions = loader.LazyFunctions(module.source, unit.filename, names, module.spans,
+                                          unit.namespace, prepare)
     for entry in callee_aliases.values():
         if len(entry) == 3:
             forward_alias, backward_alias, callee_unit = entry
@@ -280,9 +285,10 @@ def _assemble(parsed, result, fn_names, namer, single, scalars):
     seed = result.seed
     seed_stmt = syntax.assign(seed, syntax.quote_expr(f"{result.seed_helper}(y)", y=value))
 
-    defined = set(params) | _assigned(forward)
+    order = _order(forward, params)   # every name the forward sweep or a parameter binds
+    defined = set(order)
     backward_reads = _loaded(backward) | _loaded(grads_expr)
-    residuals = sorted((backward_reads & defined) - {seed}, key=_order(forward, params))
+    residuals = sorted((backward_reads & defined) - {seed}, key=order.__getitem__)
     forward_cfg = CFG(params, forward)
     exit_defined = defined_names(forward_cfg, params, definitely=True)[forward_cfg.exit] \
         | frozenset(params)
@@ -469,10 +475,11 @@ def _loaded(node_or_body):
 
 
 def _order(forward, params):
+    """``{name: position}`` of the parameters, then of the names ``forward`` assigns in
+    the order it first assigns them."""
     order = {p: i for i, p in enumerate(params)}
     for stmt in syntax.statements(forward):
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                order.setdefault(node.id, len(order))
-    return lambda name: order.get(name, len(order))
+        for name in syntax.names_in(stmt, gast.Store):
+            order.setdefault(name, len(order))
+    return order
 

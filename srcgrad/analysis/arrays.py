@@ -47,7 +47,7 @@ def proven_arrays(body, params, call_target):
             and isinstance(stmt.targets[0], gast.Name)
         if simple:
             values.setdefault(stmt.targets[0].id, []).append(stmt.value)
-        for node in gast.walk(stmt):
+        for node in syntax.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store) \
                     and not (simple and node is stmt.targets[0]):
                 others.add(node.id)

@@ -1,16 +1,23 @@
 """Compile generated source once, under a file name registered with ``linecache``, so
-tracebacks, ``inspect.getsource`` and ``pdb`` show the generated code."""
+tracebacks, ``inspect.getsource`` and ``pdb`` show the generated code.
+
+``LazyFunctions`` compiles each function of a generated module from its own lines, on
+first use: ``sg.grad`` needs only ``f_grad`` of the four, and compiling the others
+(each as long as the sweeps they hold) would triple the work for a long function.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import linecache
+import threading
+from collections.abc import Mapping
 
 import numpy as np
 
 from srcgrad import runtime
 
-_LOADED_FILES = set()   # the file names ``load`` registered: code srcgrad generated
+_LOADED_FILES = set()   # the file names ``register`` gave: code srcgrad generated
 
 
 class LiveGlobals(dict):
@@ -27,8 +34,12 @@ class LiveGlobals(dict):
         self._closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
         self._user_globals = fn.__globals__
         self["__builtins__"] = fn.__globals__.get("__builtins__", __builtins__)
+        self.pending = {}   # name of a generated function not compiled yet -> its compiler
 
     def __missing__(self, key):
+        compile_pending = self.pending.get(key)
+        if compile_pending is not None:
+            return compile_pending()
         cell = self._closure.get(key)
         if cell is not None:
             return cell.cell_contents
@@ -43,14 +54,20 @@ class LiveGlobals(dict):
         return builtins[key]
 
 
-def load(source, label, namespace):
-    """Exec ``source`` into ``namespace`` under a linecache-registered file name."""
+def register(source, label):
+    """The linecache-registered file name ``source`` is compiled under."""
     digest = hashlib.sha1(source.encode()).hexdigest()[:10]
     filename = f"<srcgrad {label} {digest}>"
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
-    code = compile(source, filename, "exec")
     _LOADED_FILES.add(filename)
+    return filename
+
+
+def load(source, label, namespace):
+    """Exec ``source`` into ``namespace`` under a linecache-registered file name."""
+    filename = register(source, label)
+    code = compile(source, filename, "exec")
     exec(code, namespace)
     return filename
 
@@ -61,3 +78,46 @@ def is_generated(fn):
     unit = getattr(fn, "unit", None)
     return code is not None and code.co_filename in _LOADED_FILES \
         and getattr(unit, "filename", None) == code.co_filename
+
+
+_COMPILING = threading.RLock()   # (a default value may call other generated code)
+
+
+class LazyFunctions(Mapping):
+    """``role -> function`` of a generated module whose functions are compiled one by
+    one on first use, from their own lines (numbered as in the module, so tracebacks
+    and the line map hold). A function that calls another of the module finds it
+    through ``namespace.pending`` (a ``LiveGlobals``). ``prepare(role, function)`` runs
+    on each function before it is published in ``namespace``."""
+
+    def __init__(self, source, filename, names, spans, namespace, prepare):
+        self._lines = source.splitlines(keepends=True)
+        self._filename, self._names, self._spans = filename, names, spans
+        self._namespace, self._prepare = namespace, prepare
+        for role, name in names.items():
+            namespace.pending[name] = lambda role=role: self._compile(role)
+
+    def __getitem__(self, role):
+        found = dict.get(self._namespace, self._names[role])
+        return found if found is not None else self._compile(role)
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self):
+        return len(self._names)
+
+    def _compile(self, role):
+        name = self._names[role]
+        with _COMPILING:
+            found = dict.get(self._namespace, name)
+            if found is None:
+                first, last = self._spans[name]
+                text = "\n" * (first - 1) + "".join(self._lines[first - 1:last])
+                scope = {}   # the def binds here; the function's globals are the namespace
+                exec(compile(text, self._filename, "exec"), self._namespace, scope)
+                found = scope[name]
+                self._prepare(role, found)
+                self._namespace[name] = found
+                self._namespace.pending.pop(name, None)
+            return found

@@ -21,6 +21,7 @@ class Namer:
         self._next_suffix = {}     # base -> the first suffix not yet tried
         self._adjoints = {}
         self._tangents = {}
+        self.temps = set()         # the names ``temp`` gave (never the user's)
 
     def reserve(self, names):
         self.taken.update(names)
@@ -38,7 +39,9 @@ class Namer:
 
     def temp(self, operation):
         """A temporary holding the result of ``operation`` (``_mul``, ``_sin``...)."""
-        return self.fresh("_" + operation.lstrip("_"))
+        name = self.fresh("_" + operation.lstrip("_"))
+        self.temps.add(name)
+        return name
 
     def adjoint(self, primal):
         """The adjoint (cotangent) variable of ``primal``: ``x`` -> ``dx``."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 
+from srcgrad import syntax
 from srcgrad.frontend.freshness import compiles_to, stale_source_error
 from srcgrad.normalize.nested_derivatives import lambdas_given_to_transforms
 from srcgrad.syntax import gast
@@ -79,7 +80,7 @@ def check_function(parsed):
     allowed = _local_function_nodes(node) | _call_unpackings(node) \
         | lambdas_given_to_transforms(parsed)
     for stmt in node.body:
-        for sub in gast.walk(stmt):
+        for sub in syntax.walk(stmt):
             if id(sub) not in allowed:
                 _check_node(parsed, sub)
     _check_deletes(parsed, node)
@@ -114,9 +115,9 @@ def _check_defaults(parsed, args):
 
 
 def _check_node(parsed, node):
-    for kind, message in UNSUPPORTED.items():
-        if isinstance(node, kind):
-            raise parsed.error(message, node)
+    message = UNSUPPORTED.get(type(node))   # (gast's node classes have no subclasses)
+    if message is not None:
+        raise parsed.error(message, node)
     if isinstance(node, gast.Try) and node.orelse:
         raise parsed.error(REFUSED["try-else"], node)
     if isinstance(node, gast.ImportFrom):
@@ -161,13 +162,13 @@ def _check_target(parsed, target):
 
 def _check_deletes(parsed, fn_node):
     """``del name`` is allowed only when ``name`` is not read afterwards."""
-    for stmt in gast.walk(fn_node):
+    for stmt in syntax.walk(fn_node):
         if not isinstance(stmt, gast.Delete):
             continue
         for target in stmt.targets:
             if not isinstance(target, gast.Name):
                 raise parsed.error(REFUSED["del-subscript"], target)
-            later = [n for n in gast.walk(fn_node) if isinstance(n, gast.Name)
+            later = [n for n in syntax.walk(fn_node) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load) and n.id == target.id
                      and (n.lineno or 0) > stmt.lineno]
             if later:

@@ -202,7 +202,7 @@ def _lambda_line_fix(source):
 
 
 def _shift_positions(module, line_offset, col_offset):
-    for node in gast.walk(module):
+    for node in syntax.walk(module):
         if hasattr(node, "lineno") and node.lineno is not None:
             node.lineno += line_offset
             if getattr(node, "end_lineno", None) is not None:

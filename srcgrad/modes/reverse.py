@@ -412,7 +412,7 @@ def _container_names(body, params):
     built as tuple/list/dict literals): their cotangents are added item by item."""
     found = set()
     for stmt in body:
-        for node in gast.walk(stmt):
+        for node in syntax.walk(stmt):
             base = None
             if isinstance(node, gast.Subscript) or (
                     isinstance(node, gast.Attribute) and not is_array_attribute(node.attr)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from srcgrad import syntax
 from srcgrad.syntax import gast
 
 OWNED, SHARED = "owned", "shared"  # a nonzero adjoint's buffer: ours to mutate, or not
@@ -45,7 +46,7 @@ def list_names(body):
     while size != len(found):   # ``c = a + b`` and ``c = a`` on lists give lists too
         size = len(found)
         for stmt in body:
-            for node in gast.walk(stmt):
+            for node in syntax.walk(stmt):
                 if isinstance(node, gast.Call) and list_growth(node):
                     found.add(node.func.value.id)
                 if not (isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name)):

@@ -50,10 +50,10 @@ def to_single_exit(body, namer):
 
 def _needs_flags(body):
     for stmt in body[:-1]:
-        for node in gast.walk(stmt):
+        for node in syntax.walk(stmt):
             if isinstance(node, (gast.Return, gast.Break, gast.Continue)):
                 return True
-    return any(isinstance(n, (gast.Break, gast.Continue)) for n in gast.walk(body[-1]))
+    return any(isinstance(n, (gast.Break, gast.Continue)) for n in syntax.walk(body[-1]))
 
 
 class _Loop:

@@ -10,6 +10,11 @@ A reassignment overwrites a value the backward sweep may need, which costs a sta
 and restore; a fresh name keeps both values at no cost. Only names assigned at the top
 level of the function body (never inside an ``if``, a loop or another block) are
 renamed: their reads anywhere after the assignment then see exactly one definition.
+
+A name computed from itself comes out of A-normal form through a temporary
+(``_add = s + t; s = _add``: a target never appears in its own value); once ``s`` is
+renamed, the value is computed straight into the new name (``s_1 = s + t``) when the
+temporary is read nowhere else.
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ def rename_reassignments(body, params, namer):
                  if name not in nested and count + (name in params) > 1}
     if not renamable:
         return body
+    reads = Counter(name for stmt in body for name in syntax.loaded_names(stmt))
     current = {}
     seen = set(params)
+    out = []
     for stmt in body:
         _rename_reads(stmt, current)
         if _assigns_name(stmt) and stmt.targets[0].id in renamable:
@@ -39,8 +46,24 @@ def rename_reassignments(body, params, namer):
             if name in seen:
                 current[name] = namer.fresh(name)
                 stmt.targets[0].id = current[name]
+                if out and _folds_into(out[-1], stmt, reads, top_level, nested, namer.temps):
+                    out[-1].targets[0].id = current[name]   # _add = s + t -> s_1 = s + t
+                    seen.add(name)
+                    continue
             seen.add(name)
-    return body
+        out.append(stmt)
+    return out
+
+
+def _folds_into(previous, copy, reads, top_level, nested, temps):
+    """Is ``copy`` (``s_1 = t``) the one read of a compiler temporary ``t`` that
+    ``previous`` computes (``t = expr``), assigned nowhere else?"""
+    if not (isinstance(copy.value, gast.Name) and _assigns_name(previous)):
+        return False
+    temp = copy.value.id
+    return temp in temps and previous.targets[0].id == temp and reads[temp] == 1 \
+        and top_level[temp] == 1 and temp not in nested \
+        and not getattr(previous, "inplace", False) and not getattr(copy, "inplace", False)
 
 
 def _assigns_name(stmt):

@@ -51,6 +51,9 @@ def _loaded(stmt):
 def prune_saves(forward, backward, live_out=()):
     """Drop the save pairs of every variable none of whose restores is read afterwards
     (liveness over the backward sweep); return (forward, backward, names still saved)."""
+    if not any(_is_save(s) for s in syntax.statements(forward)) \
+            and not any(_is_save(s) for s in syntax.statements(backward)):
+        return forward, backward, set()   # nothing saved (straight-line code, renamed)
     sharing = storage_groups(forward)
     while True:
         cfg = CFG([], backward)

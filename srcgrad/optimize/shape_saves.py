@@ -49,8 +49,10 @@ def _shape_only(backward):
             plain = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
                 isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id == stmt.saved
             (restored if plain else other_restores).add(stmt.saved)
+    if not restored:
+        return set()
     templates, reads = set(), set()
-    for node in gast.walk(gast.Module(body=backward, type_ignores=[])):
+    for node in syntax.walk(gast.Module(body=backward, type_ignores=[])):
         if isinstance(node, gast.Call):
             argument = _shape_argument(node)
             if isinstance(argument, gast.Name):

@@ -6,18 +6,14 @@ def reassigned_grad(x):
     _sg.check_array_types(x)
     # Forward sweep: the original computation
     y = x * 2.0
-    _mul = y * y
-    y_1 = _mul
-    _add = y_1 + x
-    y_2 = _add
-    _tanh = np.tanh(y_2)
-    y_3 = _tanh
+    y_1 = y * y
+    y_2 = y_1 + x
+    y_3 = np.tanh(y_2)
     # Backward sweep: dy_3 is the cotangent of the result
     dy_3 = _sg.seed(y_3)
-    dy_2 = dy_3 * (1 - _tanh * _tanh)
-    d_add = dy_2
-    dy_1 = _sg.unbroadcast(d_add, y_1)
-    dx = _sg.unbroadcast(d_add, x)
+    dy_2 = dy_3 * (1 - y_3 * y_3)
+    dy_1 = _sg.unbroadcast(dy_2, y_1)
+    dx = _sg.unbroadcast(dy_2, x)
     dy = dy_1 * y * 2.0
     dx = dx + dy * 2.0
     return _sg.in_dtype_of(dx, x)

@@ -41,3 +41,37 @@ def test_reads_inside_blocks_see_the_current_name():
         if c:
             z = y_1
     """)
+
+
+def _with_temps(source, temps, params=("x",)):
+    body = statements(source)
+    namer = namer_for(body)
+    namer.temps.update(temps)
+    return show(rename_reassignments(body, list(params), namer))
+
+
+def test_a_temporary_read_only_by_the_renamed_copy_is_computed_into_the_new_name():
+    assert _with_temps("s = x * 2.0\n_add = s + x\ns = _add\nz = s * s", {"_add"}) == expect("""
+        s = x * 2.0
+        s_1 = s + x
+        z = s_1 * s_1
+    """)
+
+
+def test_a_temporary_read_again_or_a_user_name_is_kept():
+    assert _with_temps("s = x\n_add = s + x\ns = _add\nz = _add", {"_add"}) == expect("""
+        s = x
+        _add = s + x
+        s_1 = _add
+        z = _add
+    """)
+    assert _with_temps("s = x\nt = s + x\ns = t", set()) == expect("""
+        s = x
+        t = s + x
+        s_1 = t
+    """)
+
+
+def test_a_temporary_also_assigned_in_a_block_is_kept():
+    source = "s = x\n_c = s + x\ns = _c\nwhile c:\n    _c = x\n"
+    assert _with_temps(source, {"_c"}).splitlines()[1:3] == ["_c = s + x", "s_1 = _c"]
