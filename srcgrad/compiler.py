@@ -389,8 +389,9 @@ def array_type_guard(parsed):
 
 
 def _calls_array_helpers(function):
-    """Does ``function`` call ``unbroadcast`` or ``np.<f>`` with a ``math`` twin?"""
-    for sub in syntax.walk(function):
+    """Does ``function`` call ``unbroadcast`` or ``np.<f>`` with a ``math`` twin?
+    (Statement by statement: the first such call, usually near the top, ends the search.)"""
+    for sub in (sub for stmt in function.body for sub in syntax.walk(stmt)):
         if isinstance(sub, gast.Call) and isinstance(sub.func, (gast.Attribute, gast.Name)):
             func = sub.func
             if (func.attr if isinstance(func, gast.Attribute) else func.id) == "unbroadcast":

@@ -12,19 +12,17 @@ def optimize_sweeps(forward, backward, backward_live_out, result_names=()):
     only the shape of what the backward sweep reads only as a shape."""
     live_out = set(backward_live_out) | set(result_names)
     forward, backward, saved = prune_saves(forward, backward, live_out)
-    while True:
-        changed = False
-        backward, c1 = propagate_copies(backward)
-        backward, c2 = eliminate_dead_code(backward, backward_live_out)
-        changed = c1 or c2
-        if not changed:
-            break
+    copies_done = dead_code_done = False   # (dead code elimination runs to its fixpoint)
+    while not (copies_done and dead_code_done):
+        backward, copied = propagate_copies(backward)
+        copies_done = not copied
+        dead_code_done = dead_code_done and not copied
+        if not dead_code_done:
+            backward, removed = eliminate_dead_code(backward, backward_live_out)
+            dead_code_done, copies_done = True, copies_done and not removed
     forward, backward, saved = prune_saves(forward, backward, live_out)
     forward_live_out = set(result_names) | _loaded(backward) | set(backward_live_out)
-    while True:
-        forward, changed = eliminate_dead_code(forward, forward_live_out)
-        if not changed:
-            break
+    forward, _ = eliminate_dead_code(forward, forward_live_out)
     return save_shapes(forward, backward), backward, saved
 
 

@@ -22,34 +22,47 @@ IMPURE_HELPERS = {"add_at", "read_variable", "dynamic_backward"}
 
 
 def eliminate_dead_code(body, live_out):
+    """Drop the dead assignments of ``body``, also those that fed only dead ones: the
+    liveness is solved again on the same graph with the dropped statements' reads and
+    writes taken out, until nothing more is dead (one graph, not one per round).
+    Returns ``(body, changed)``."""
     cfg = CFG([], body)
-    live_after = live_names(cfg, live_out)
-    changed = False
+    dead = set()   # id of each dropped statement
+    while True:
+        live_after = live_names(cfg, live_out)
+        newly = [node for node in cfg.nodes if node.stmt is not None
+                 and id(node.stmt) not in dead and _is_dead(node, live_after)]
+        if not newly:
+            break
+        for node in newly:
+            dead.add(id(node.stmt))
+            node.def_bits = node.use_bits = 0   # as if the statement were gone
+    emptied = []
+    body = _filter(body, lambda stmt: id(stmt) not in dead, emptied)
+    if emptied:   # a dropped ``if c: pass`` no longer reads ``c``
+        body, _ = eliminate_dead_code(body, live_out)
+    return body, bool(dead or emptied)
 
-    def keep(stmt):
-        nonlocal changed
-        node = cfg.by_stmt.get(id(stmt))
-        if node is None or not isinstance(stmt, gast.Assign) or getattr(stmt, "saved", None):
-            return True
-        if not node.defs or node.def_bits & live_after.bits[node] or not _is_pure(stmt.value):
-            return True
-        if not all(isinstance(t, (gast.Name, gast.Tuple)) for t in stmt.targets):
-            return True
-        changed = True
+
+def _is_dead(node, live_after):
+    stmt = node.stmt
+    if not isinstance(stmt, gast.Assign) or getattr(stmt, "saved", None):
         return False
+    if not node.defs or node.def_bits & live_after.bits[node] or not _is_pure(stmt.value):
+        return False
+    return all(isinstance(t, (gast.Name, gast.Tuple)) for t in stmt.targets)
 
-    return _filter(body, keep), changed
 
-
-def _filter(body, keep):
+def _filter(body, keep, emptied):
     out = []
     for stmt in body:
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
-                new = _filter(inner, keep)
+                new = _filter(inner, keep, emptied)
                 setattr(stmt, field, new or ([gast.Pass()] if field == "body" else []))
         if _is_empty_if(stmt):
+            emptied.append(stmt)
             continue
         if keep(stmt):
             out.append(stmt)

@@ -45,15 +45,28 @@ def test_pops_and_in_place_helpers_are_kept():
     assert out == expect(source)
 
 
-def test_one_pass_removes_one_layer():
+def test_one_pass_removes_what_fed_only_dead_code_too():
+    out, changed = run("""
+        a = np.sin(x)
+        b = a + x
+        c = b * 2
+        y = x * 3
+    """, {"y"})
+    assert changed
+    assert out == expect("""
+        y = x * 3
+    """)
+
+
+def test_a_value_read_by_a_kept_statement_stays_when_its_other_reader_goes():
     out, _ = run("""
         a = np.sin(x)
         c = a * 2
-        y = x * 3
+        y = a * 3
     """, {"y"})
     assert out == expect("""
         a = np.sin(x)
-        y = x * 3
+        y = a * 3
     """)
 
 
