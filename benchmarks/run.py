@@ -19,6 +19,7 @@ from benchmarks import threads
 
 README = pathlib.Path(__file__).with_name("README.md")
 COMPILE_SIZES = (100, 1000, 5000)
+REASSIGN_SIZES = (500, 1000, 2000, 5000)   # ``s = s + np.sin(x * c) * k``, N times
 PACKAGES = ("numpy", "gast", "autograd", "jax", "jaxlib", "torch", "tangent-ad",
             "threadpoolctl")
 
@@ -101,12 +102,16 @@ def main():
         rows = first_gradient.measure_all(options.workloads, env)
         print("compile scaling ...")
         scaling = compile_scaling.measure(COMPILE_SIZES, env, options.compile_timeout)
+        reassigned = compile_scaling.measure(REASSIGN_SIZES, env, options.compile_timeout,
+                                             shape="reassign")
         print("rnn memory ...")
         peaks = memory.measure(env)
         sections += ["### Time to first gradient (fresh process per workload)", "",
                      *report.first_gradient_table(rows), "",
                      "### Compile time of straight-line functions", "",
                      *report.compile_table(scaling), "",
+                     "### Compile time of one name reassigned N times, CPU seconds by stage",
+                     "", *compile_scaling.stage_table(reassigned), "",
                      "### Peak memory of one rnn gradient (tracemalloc)", "",
                      *report.memory_table(peaks), ""]
     sections += ["### Failures and mismatches", "", *report.failures(results)]
