@@ -1,6 +1,6 @@
 """The differential fuzzer: random programs, each checked against finite differences.
 
-    python -m benchmarks.fuzz --n 500 [--seed S] [--out DIR] [--time-budget SECONDS]
+    python -m benchmarks.fuzz --n 500 [--seed S] [--jobs J] [--out DIR] [--time-budget SECONDS]
 
 Program ``k`` is ``generate(seed + k)``; its verdict is ``ok``, ``wrong`` (a derivative
 differs from central finite differences, with no error), ``crashed`` (an internal
@@ -20,11 +20,9 @@ import re
 import sys
 import time
 
-os.environ.setdefault("SRCGRAD_CACHE", "0")   # thousands of one-off programs
-
-from benchmarks.fuzz import cases, oracle, runner  # noqa: E402
-from benchmarks.fuzz.generate import generate  # noqa: E402
-from benchmarks.fuzz.shrink import shrink  # noqa: E402
+from benchmarks.fuzz import cases, oracle, runner
+from benchmarks.fuzz.parallel import checked
+from benchmarks.fuzz.shrink import shrink
 
 
 def _arguments(argv):
@@ -32,6 +30,8 @@ def _arguments(argv):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=500, help="programs to generate")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes checking programs in parallel")
     parser.add_argument("--out", default=None, help="folder for shrunk reproducers")
     parser.add_argument("--modes", default=",".join(oracle.MODES),
                         help="comma-separated subset of " + ",".join(oracle.MODES))
@@ -59,29 +59,37 @@ def failure_class(verdict):
     return f"{verdict.outcome}/{verdict.mode}"
 
 
-def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1):
-    """Check programs ``seed .. seed + n - 1``; return (counts, failures, refusals)."""
+def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1, jobs=1):
+    """Check programs ``seed .. seed + n - 1``; return (counts, failures, refusals,
+    by_mode). With ``time_budget``, programs still unchecked when it runs out are not
+    counted."""
     counts, refusals, by_mode = collections.Counter(), collections.Counter(), \
         collections.Counter()
     failures = []    # (seed, program, outcome)
     started = time.monotonic()
-    for k in range(seed, seed + n):
-        if time_budget is not None and time.monotonic() - started > time_budget:
-            break
-        program = generate(k)
-        mine = tuple(m for m in modes if m != "hvp" or k % hvp_every == 0)
-        outcome = runner.run(program.source, program.func, program.arg_specs, k, mine)
+    results = checked(range(seed, seed + n), modes, hvp_every, jobs)
+    for k, program, outcome in results:
         verdict = outcome.verdict
         counts[verdict.outcome] += 1
         if verdict.mode:
             by_mode[f"{verdict.outcome}/{verdict.mode}"] += 1
         if verdict.outcome == "refused":
             refusals[verdict.construct] += 1
+            if log:
+                print(f"seed {k}: refused in {verdict.mode}: {verdict.detail}", file=log)
         if verdict.outcome in ("wrong", "crashed"):
             failures.append((k, program, outcome))
             if log:
                 print(f"seed {k}: {verdict.outcome} in {verdict.mode}: {verdict.detail}",
-                      file=log)
+                      file=log, flush=True)
+        done = sum(counts.values())
+        if log and done % 500 == 0:
+            print(f"{done} programs, {time.monotonic() - started:.0f} s: {dict(counts)}",
+                  file=log, flush=True)
+        if time_budget is not None and time.monotonic() - started > time_budget:
+            results.close()
+            break
+    failures.sort(key=lambda failure: failure[0])
     counts["programs"] = sum(counts[o] for o in ("ok", "wrong", "crashed", "refused",
                                                   "skipped", "invalid"))
     return counts, failures, refusals, by_mode
@@ -127,14 +135,24 @@ def report(counts, refusals, by_mode, failures, elapsed, out=sys.stdout):
 
 def main(argv=None):
     options = _arguments(argv)
+    os.environ["SRCGRAD_CACHE"] = "0"   # thousands of one-off programs
     modes = tuple(m for m in options.modes.split(",") if m)
     started = time.monotonic()
     counts, failures, refusals, by_mode = fuzz(options.n, options.seed, modes,
                                                options.time_budget, log=sys.stdout,
-                                               hvp_every=options.hvp_every)
-    report(counts, refusals, by_mode, failures, time.monotonic() - started)
-    if options.out and failures:
+                                               hvp_every=options.hvp_every,
+                                               jobs=options.jobs)
+    elapsed = time.monotonic() - started
+    report(counts, refusals, by_mode, failures, elapsed)
+    if options.out:
         os.makedirs(options.out, exist_ok=True)
+        with open(os.path.join(options.out, "summary.json"), "w") as fh:
+            json.dump({"counts": counts, "by_mode": by_mode, "refusals": refusals,
+                       "failures": [[k, failure_class(o.verdict), o.verdict.detail]
+                                    for k, _, o in failures],
+                       "seconds": round(elapsed), "command": " ".join(sys.argv)},
+                      fh, indent=1)
+    if options.out and failures:
         firsts, seen = [], set()
         for failure in failures:   # one per class first, then the rest
             key = failure_class(failure[2].verdict)
@@ -144,9 +162,6 @@ def main(argv=None):
         for failure in ordered[:options.shrink]:
             folder = shrink_and_save(failure, options.out, options.shrink_budget, modes)
             print(f"saved {folder}")
-        with open(os.path.join(options.out, "summary.json"), "w") as fh:
-            json.dump({"counts": counts, "by_mode": by_mode, "refusals": refusals,
-                       "command": " ".join(sys.argv)}, fh, indent=1)
     runner.cleanup()
     return 1 if counts["wrong"] or counts["crashed"] else 0
 

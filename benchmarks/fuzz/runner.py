@@ -55,10 +55,31 @@ def scratch_dir():
     return _SCRATCH[0]
 
 
+def use_scratch_dir(path):
+    """Write programs under ``path`` from now on (a worker process gets one of its own:
+    the counter naming the modules starts again in every worker)."""
+    os.makedirs(path, exist_ok=True)
+    _SCRATCH[:] = [path]
+
+
 def cleanup():
     for path in _SCRATCH:
         shutil.rmtree(path, ignore_errors=True)
     _SCRATCH.clear()
+
+
+@contextlib.contextmanager
+def disk_cache_off():
+    """``SRCGRAD_CACHE=0`` while fuzzing (thousands of one-off programs), restored after."""
+    previous = os.environ.get("SRCGRAD_CACHE")
+    os.environ["SRCGRAD_CACHE"] = "0"
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("SRCGRAD_CACHE", None)
+        else:
+            os.environ["SRCGRAD_CACHE"] = previous
 
 
 def load(source, func, count):

@@ -58,6 +58,7 @@ class AliasFacts:
     loops: dict                    # id(stmt) -> (first, last) positions of each enclosing loop
     is_module: object = None       # name -> bool
     containers: frozenset = frozenset()   # names only ever bound to lists, dicts, tuples
+    views_at: dict = dataclasses.field(default_factory=dict)   # id(stmt) -> {view: (base, expr)}
 
     changes: int = 0               # unions and holds recorded (the fixpoint's measure)
     _members: dict = None          # class -> its names (built once the classes are final)
@@ -105,6 +106,13 @@ class AliasFacts:
     def same_object(self, stmt, a, b):
         return frozenset((a, b)) in self.copies_at.get(id(stmt), frozenset())
 
+    def view_of(self, stmt, view, base):
+        """The expression ``view`` was surely bound to as a view of ``base`` (``base[i:j]``,
+        ``base.T``, ``base.reshape(...)``) just before ``stmt``, with no name in it
+        rebound since; else None."""
+        found = dict(self.views_at.get(id(stmt), ())).get(view)
+        return found[1] if found is not None and found[0] == base else None
+
 
 def analyze_aliases(body, params, is_module=lambda name: False):
     """The ``AliasFacts`` of a function body in A-normal form (``is_module(name)``: a
@@ -120,6 +128,7 @@ def analyze_aliases(body, params, is_module=lambda name: False):
         if facts.changes == before:
             break
     _available_copies(body, frozenset(), facts)
+    _available_views(body, frozenset(), facts)
     return facts
 
 
@@ -307,6 +316,57 @@ def _transfer(stmt, state):
         partners = {source} | {n for pair in state if source in pair for n in pair}
         state = state | {frozenset((target, p)) for p in partners if p != target}
     return state
+
+
+def _available_views(body, state, facts):
+    """Record ``views_at`` (facts ``(view, (base, expr))``: ``view = expr`` of ``base``,
+    nothing in it rebound since) for each statement of ``body``; return the state after.
+    A write *through* a name keeps its views views."""
+    for stmt in body:
+        facts.views_at[id(stmt)] = state
+        stored = set(syntax.names_in(stmt, gast.Store))
+        if getattr(stmt, "inplace", False):
+            stored = set()   # `x += v` keeps x's views views (a number has none)
+        state = frozenset(fact for fact in state
+                          if not ({fact[0], fact[1][0]} | set(fact[1][2])) & stored)
+        if isinstance(stmt, gast.If):
+            state = _available_views(stmt.body, state, facts) \
+                & _available_views(stmt.orelse, state, facts)
+        elif isinstance(stmt, _BLOCKS):
+            for field in ("body", "orelse", "finalbody"):
+                if isinstance(getattr(stmt, field, None), list):
+                    _available_views(getattr(stmt, field), state, facts)
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            view = _view_expression(stmt.value)
+            if view is not None and stmt.targets[0].id not in view[2]:
+                state = state | {(stmt.targets[0].id, (view[0], stmt.value, view[2]))}
+    return state
+
+
+_VIEW_METHODS = frozenset({"reshape", "transpose", "ravel", "swapaxes", "squeeze"})
+
+
+def _view_expression(value):
+    """``(base, expr, names read)`` when ``value`` is ``base[basic index]``, ``base.T``
+    or ``base.reshape(...)``-like with atoms for arguments (a view when base is an
+    array), else None."""
+    if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name):
+        base = value.value.id
+    elif isinstance(value, gast.Attribute) and isinstance(value.value, gast.Name) \
+            and value.attr in ("T", "mT"):
+        base = value.value.id
+    elif isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+            and isinstance(value.func.value, gast.Name) and value.func.attr in _VIEW_METHODS \
+            and not value.keywords and all(
+                isinstance(a, (gast.Name, gast.Constant)) for a in value.args):
+        base = value.func.value.id
+    else:
+        return None
+    names = tuple(syntax.loaded_names(value))
+    if any(isinstance(n, gast.Call) for n in gast.walk(value)) and not isinstance(
+            value, gast.Call):
+        return None
+    return base, value, names
 
 
 def _kill(state, names):

@@ -76,6 +76,7 @@ class ForwardMode:
         self.lists = list_names(node.body)
         self.dicts = {n.targets[0].id for n in gast.walk(node) if isinstance(n, gast.Assign)
                       and isinstance(n.value, gast.Dict) and isinstance(n.targets[0], gast.Name)}
+        self.writes_in_place = _writes_in_place(node)
 
     def tangent(self, name):
         return self.namer.tangent(name)
@@ -178,6 +179,10 @@ class ForwardMode:
         expr = self.operation_tangent(stmt, target, value, state)
         if expr is None:
             return None
+        if isinstance(expr, gast.Name) and self.writes_in_place:
+            # An identity tangent (``x - c``) is its operand's buffer, maybe a view of an
+            # array written in place later while this primal is a new array: a copy.
+            return syntax.quote_expr("_sg.snapshot(d)", d=expr), False
         return expr, isinstance(expr, gast.Name)
 
     def operation_tangent(self, stmt, target, value, state):
@@ -443,7 +448,7 @@ class ForwardMode:
         if _iterates_tangent(stmt, entry):
             loop.target = syntax.tuple_of([syntax.name(stmt.target.id, True), syntax.name(
                 self.tangent(stmt.target.id), True)], store=True)
-            loop.iter = syntax.quote_expr("zip(xs, xs_dot, strict=True)", xs=stmt.iter,
+            loop.iter = syntax.quote_expr("_sg.tangent_pairs(xs, xs_dot)", xs=stmt.iter,
                                           xs_dot=self.tangent(stmt.iter.id))
         return before + [loop]
 
@@ -455,6 +460,19 @@ class ForwardMode:
                 state.tangents[target] = False
             state.defined.add(target)
         return self.block(body, state)
+
+
+def _writes_in_place(node):
+    """Does the function write into an array or container (``x[i] = v``, ``out=``, a
+    bare call such as ``lst.append(v)``)?"""
+    for n in gast.walk(node):
+        if isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store):
+            return True
+        if isinstance(n, gast.Expr) and isinstance(n.value, gast.Call):
+            return True
+        if isinstance(n, gast.keyword) and n.arg == "out":
+            return True
+    return False
 
 
 def _iterates_tangent(stmt, state):

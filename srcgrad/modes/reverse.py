@@ -92,6 +92,10 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         self.containers = _container_names(node.body, self.params)
         self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
         self.lists = list_names(node.body)
+        self.list_items_overwritten = any(
+            isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store)
+            and isinstance(n.value, gast.Name) and n.value.id in self.lists
+            for n in gast.walk(node))
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
 
@@ -308,10 +312,15 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
                 return []
             return self.add_at(value.value.id, value.slice, syntax.name(g), state)
         if isinstance(value, (gast.Tuple, gast.List)):
+            # A list's slot may have been cleared (``_sg.clear_item``) to a scalar 0.0 by
+            # an overwrite with a value of another shape: get_item gives zeros shaped like
+            # the item then.
+            template = "_sg.get_item(g, i, v)" if isinstance(value, gast.List) \
+                and self.list_items_overwritten else "g[i]"
             out = []
             for i, elt in enumerate(value.elts):
                 if self.varied(stmt, elt):
-                    item = syntax.quote_expr("g[i]", g=g, i=syntax.const(i))
+                    item = syntax.quote_expr(template, g=g, i=syntax.const(i), v=elt)
                     out += self.accumulate(elt.id, item, state)
             return out
         if isinstance(value, gast.Attribute):

@@ -6,6 +6,10 @@ name that refers to the same storage:
 
 - ``np.f(a, out=y)`` becomes ``_f = np.f(a); y[...] = _f`` (and the call's value is ``y``);
 - a name surely bound to the written object (``z = y``) is rebound after the write;
+- a sure view of the written array (``v = y[1:]``, ``y.T``, ``y.reshape(...)``, nothing
+  in it rebound since) is taken again after the write, and a write through a sure
+  subscript view (``v *= 2`` or ``v[0] = a`` with ``v = y[1:]``) is written back
+  (``y[1:] = v``), each when the view really is one at run time (``_sg.is_view_of``);
 - a name that may share storage otherwise (a view, an item of a container) and is read
   later gets a guard before the write, which refuses it at run time when the storage is
   really shared (``old = x[i]`` of a vector is a number and passes);
@@ -73,6 +77,9 @@ def follow_aliased_writes(body, params, parsed, namer):
                 continue   # not read again before it is rebound
             if facts.same_object(stmt, name, other):
                 after.setdefault(id(stmt), []).extend(_rebind(other, name, kind, namer))
+            elif _follows_view(stmt, name, other, facts, namer, before, after):
+                # written back into: the caller's array is not
+                private.update(p for p in params if p in facts.affected_by(other))
             else:
                 before.setdefault(id(stmt), []).append(_guard(name, other, kind, stmt))
                 if not defined.has(node, other):
@@ -93,6 +100,33 @@ def _rebind(other, written, kind, namer):
     test = syntax.quote_expr("_sg.updates_in_place(x)", x=other)
     return [syntax.assign(flag, test),
             gast.If(test=syntax.name(flag), body=[rebind], orelse=[])]
+
+
+def _follows_view(stmt, written, other, facts, namer, before, after):
+    """A view and its base kept in step, if ``other`` is a sure view of ``written``
+    (``v = w[1:]``: ``v = w[1:]`` again after the write) or ``written`` a sure
+    subscript view of ``other`` (``w[1:] = v`` after the write through ``v``), each
+    when the view really is one at run time (``w[0]`` of a vector is a number)."""
+    view, base = other, written
+    expr = facts.view_of(stmt, view, base)
+    if expr is None:
+        view, base = written, other
+        expr = facts.view_of(stmt, view, base)
+        if not isinstance(expr, gast.Subscript) or not isinstance(stmt, gast.Assign):
+            return False   # write back only after `v op= x` or `v[i] = x` through a view
+    flag = namer.temp("is_view")
+    test = syntax.quote_expr("_sg.is_view_of(v, b)", v=view, b=base)
+    if view == other:   # re-derive the view of the written array
+        update = [syntax.assign(view, syntax.clone(expr))]
+    else:   # write the view's new value back into its base, and view the base again
+        target = gast.Subscript(value=syntax.name(base), slice=syntax.clone(expr.slice),
+                                ctx=gast.Store())
+        update = [syntax.assign(target, syntax.name(view)),
+                  syntax.assign(view, syntax.clone(expr))]
+    before.setdefault(id(stmt), []).append(syntax.assign(flag, test))
+    after.setdefault(id(stmt), []).append(gast.If(test=syntax.name(flag), body=update,
+                                                  orelse=[]))
+    return True
 
 
 def _guard(written, other, kind, stmt):

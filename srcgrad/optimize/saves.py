@@ -16,7 +16,9 @@ Before::                                   After (``i`` is never read backward):
 A write into an array (``x[i] = v``, restored by ``_sg.restore_item``) also changes every
 view of it: ``row = x[0]`` or ``xt = x.T`` taken earlier sees the restored values only
 if the save is kept, so the save of ``x`` counts as read when a name that may share
-storage with ``x`` is read afterwards (see ``storage_groups``).
+storage with ``x`` is read afterwards (see ``storage_groups``), or when such a name's own
+earlier value is restored for the backward sweep (``y = x[1:]`` pushed before a write
+into ``x``: the popped view reads ``x``).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def prune_saves(forward, backward, live_out=()):
     while True:
         cfg = CFG([], backward)
         live_after = live_names(cfg, frozenset(live_out))
-        read = {}
+        read, items = {}, set()
         for stmt in syntax.statements(backward):
             if _is_save(stmt):
                 node = cfg.by_stmt.get(id(stmt))
@@ -66,6 +68,11 @@ def prune_saves(forward, backward, live_out=()):
                     else {stmt.saved}
                 live = node is not None and not names.isdisjoint(live_after[node])
                 read[stmt.saved] = read.get(stmt.saved, False) or live
+                if _restores_item(stmt):
+                    items.add(stmt.saved)
+        for name in items:   # an earlier value of a view, restored and read backward
+            read[name] = read[name] or any(read.get(other) for other in
+                                           sharing.get(name, ()) if other != name)
         unread = {name for name, live in read.items() if not live}
         unread |= {s.saved for s in syntax.statements(forward) if _is_save(s)} - set(read)
         if not unread:

@@ -21,7 +21,7 @@ defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.cl
            rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
            rt.read_constant, rt.ones_seed, rt.zip_length, rt.check_array_types,
            rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
-           rt.refuse_if_escaped, rt.refuse_read_back)
+           rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")

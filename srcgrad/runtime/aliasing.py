@@ -7,7 +7,7 @@ import numpy as np
 
 from srcgrad.errors import TransformError
 
-__all__ = ["check_unshared", "updates_in_place", "private_copy"]
+__all__ = ["check_unshared", "updates_in_place", "private_copy", "is_view_of"]
 
 _MAX_DEPTH = 8   # how deep containers are searched for shared storage
 
@@ -15,6 +15,13 @@ _MAX_DEPTH = 8   # how deep containers are searched for shared storage
 def updates_in_place(value):
     """Does ``value += v`` update ``value`` itself (arrays and lists), not rebind?"""
     return isinstance(value, (np.ndarray, list))
+
+
+def is_view_of(view, base):
+    """Is the array ``view`` (bound as ``base[...]``, ``base.T``...) a view of ``base``
+    rather than a copy or a number?"""
+    return type(view) is np.ndarray and isinstance(base, np.ndarray) \
+        and bool(np.may_share_memory(view, base))
 
 
 def check_unshared(written, other, name="", other_name="", line=None, inplace=False):

@@ -280,11 +280,14 @@ def clear_item(dx, index):
 
 
 def get_item(dx, index, value):
-    """``dx[index]``, or zeros shaped like ``value`` when a sparse cotangent lacks it."""
+    """``dx[index]``, or zeros shaped like ``value`` when a sparse cotangent lacks it or
+    ``clear_item`` left a scalar 0.0 in a list slot whose item is an array."""
     if type(dx) is dict:
         return dx[index] if index in dx else zeros_like(value)
-    g = dx[index]
-    return zeros_like(value) if g is None else g
+    item = dx[index]
+    if item is None or (type(item) is float and item == 0.0 and np.ndim(value)):
+        return zeros_like(value)
+    return item
 
 
 MISSING = object()

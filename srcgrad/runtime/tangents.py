@@ -14,6 +14,14 @@ def broadcast_tangent(t, ans):
     return np.broadcast_to(t, ans.shape).copy()
 
 
+def tangent_pairs(xs, xs_dot):
+    """``for x in xs`` in forward mode: each item with its tangent. A dict yields its
+    keys, which have none (0.0); its tangent may be sparse."""
+    if type(xs) is dict:
+        return zip(xs, [0.0] * len(xs), strict=True)
+    return zip(xs, xs_dot, strict=True)
+
+
 def broadcast_like(g, v):
     """The transpose of ``unbroadcast(v, x)``: ``g`` stretched back to ``v``'s shape."""
     if np.shape(g) == np.shape(v):

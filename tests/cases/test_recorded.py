@@ -4,6 +4,7 @@ differences computed now, in reverse and forward mode."""
 import importlib.util
 import json
 import os
+import re
 import sys
 
 import numpy as np
@@ -17,16 +18,14 @@ FOLDERS = sorted(d for d in os.listdir(HERE)
                  if os.path.isfile(os.path.join(HERE, d, "case.json")))
 
 
-def _case(folder):
-    """The folder as a test parameter: a case still failing says so in case.json
-    (``known_failure``: the class of bug), and is an xfail naming that class."""
+def refusal(folder):
+    """What a case that must be refused says (``refused`` in case.json), else None:
+    srcgrad cannot follow it and says so at the user's line rather than guess."""
     with open(os.path.join(HERE, folder, "case.json")) as fh:
-        known = json.load(fh).get("known_failure")
-    marks = [pytest.mark.xfail(reason=known, strict=False)] if known else []
-    return pytest.param(folder, marks=marks, id=folder)
+        return json.load(fh).get("refused")
 
 
-CASES = [_case(folder) for folder in FOLDERS]
+CASES = [pytest.param(folder, id=folder) for folder in FOLDERS]
 
 # The class of bug each case found (the fix is for the class).
 CLASSES = {
@@ -79,6 +78,10 @@ def test_every_folder_names_its_class():
 @pytest.mark.parametrize("folder", CASES)
 def test_reverse_mode_matches_finite_differences(folder):
     f, args = load_case(folder)
+    if refusal(folder):
+        with pytest.raises(sg.TransformError, match=re.escape(refusal(folder))):
+            sg.grad(f, wrt=tuple(range(len(args))))(*fresh_args(args))
+        return
     got = sg.grad(f, wrt=tuple(range(len(args))))(*fresh_args(args))
     for i, g in enumerate(got):
         want = numeric_grad(lambda *a: f(*fresh_args(a)), args, i)
@@ -92,6 +95,10 @@ def test_forward_mode_matches_finite_differences(folder):
     rng = np.random.default_rng(7)
     tangents = tuple(rng.standard_normal(np.shape(a)) if np.ndim(a) else
                      float(rng.standard_normal()) for a in args)
+    if refusal(folder):
+        with pytest.raises(sg.TransformError, match=re.escape(refusal(folder))):
+            sg.jvp(f, wrt=tuple(range(len(args))))(*fresh_args(args), tangents)
+        return
     _, got = sg.jvp(f, wrt=tuple(range(len(args))))(*fresh_args(args), tangents)
     eps = 1e-6
     plus = [a + eps * t for a, t in zip(args, tangents)]
@@ -111,4 +118,7 @@ def test_hvp_and_eager_apis_match_finite_differences(folder):
         case = json.load(fh)
     specs = [(name, tuple(shape)) for name, shape in case["arg_specs"]]
     verdict = runner.run(source, case["func"], specs, 11, ("hvp", "eager"), args=args).verdict
+    if refusal(folder):
+        assert verdict.outcome == "refused" and refusal(folder) in verdict.detail, verdict
+        return
     assert verdict.outcome in ("ok", "skipped"), (folder, verdict)

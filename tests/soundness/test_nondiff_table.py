@@ -139,6 +139,7 @@ USES = {
     rt.sorted_order: lambda x: _total(rt.sorted_order(list(x[::-1] * 2.0), key=abs)),
     rt.updates_in_place: lambda x: float(rt.updates_in_place(x * 2.0)),
     rt.check_unshared: lambda x: float(rt.check_unshared(x * 2.0, x[0]) is None),
+    rt.is_view_of: lambda x: float(rt.is_view_of((x * 2.0)[1:], x)),
 }
 try:
     import scipy.special
