@@ -297,7 +297,7 @@ def _available_copies(body, state, facts):
             state = _available_copies(stmt.body, state, facts) \
                 & _available_copies(stmt.orelse, state, facts)
         elif isinstance(stmt, _BLOCKS):
-            inner = _kill(state, syntax.names_in(stmt, gast.Store))
+            inner = _kill(state, _rebound(stmt))
             for field in ("body", "orelse", "finalbody"):
                 if isinstance(getattr(stmt, field, None), list):
                     _available_copies(getattr(stmt, field), inner, facts)
@@ -308,7 +308,7 @@ def _available_copies(body, state, facts):
 
 
 def _transfer(stmt, state):
-    stored = syntax.names_in(stmt, gast.Store)
+    stored = _rebound(stmt)
     state = _kill(state, stored)
     if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
             and isinstance(stmt.value, gast.Name) and stmt.value.id != stmt.targets[0].id:
@@ -324,9 +324,7 @@ def _available_views(body, state, facts):
     A write *through* a name keeps its views views."""
     for stmt in body:
         facts.views_at[id(stmt)] = state
-        stored = set(syntax.names_in(stmt, gast.Store))
-        if getattr(stmt, "inplace", False):
-            stored = set()   # `x += v` keeps x's views views (a number has none)
+        stored = _rebound(stmt)
         state = frozenset(fact for fact in state
                           if not ({fact[0], fact[1][0]} | set(fact[1][2])) & stored)
         if isinstance(stmt, gast.If):
@@ -367,6 +365,17 @@ def _view_expression(value):
             value, gast.Call):
         return None
     return base, value, names
+
+
+def _rebound(stmt):
+    """Names ``stmt`` (with its nested blocks) binds, except by ``x += v``: in place for
+    the arrays and lists that have views and aliases (a number has none), so ``x``
+    stays the same object (the rebinding of an alias after it is guarded by
+    ``_sg.updates_in_place``)."""
+    in_place = {id(n.targets[0]) for n in gast.walk(stmt) if isinstance(n, gast.Assign)
+                and getattr(n, "inplace", False) and isinstance(n.targets[0], gast.Name)}
+    return {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store) and id(n) not in in_place}
 
 
 def _kill(state, names):
