@@ -50,6 +50,7 @@ def follow_aliased_writes(body, params, parsed, namer):
     srcgrad generated is left as it is: it writes only into arrays it allocated, and its
     backward sweep restores each overwritten item before any view of it is read again."""
     body = _lower_out_arguments(body, namer)
+    body = map_blocks(body, lambda stmt: _copy_written_value(stmt, namer))
     if loader.is_generated(parsed.fn):
         return body
     facts = analyze_aliases(body, params, lambda name: _is_module(parsed, name))
@@ -189,6 +190,21 @@ def _lower_out_arguments(body, namer):
         syntax.set_line(lowered, stmt.lineno)
         out.extend(lowered)
     return out
+
+
+def _copy_written_value(stmt, namer):
+    """``x[i] = x`` -> ``_x = _sg.snapshot(x); x[i] = _x``: the value written is not the
+    array written into (NumPy copies it first too)."""
+    if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript)
+            and isinstance(stmt.value, gast.Name)
+            and isinstance(stmt.targets[0].value, gast.Name)
+            and stmt.targets[0].value.id == stmt.value.id):
+        return [stmt]
+    temp = namer.temp(stmt.value.id)
+    copy = syntax.assign(temp, syntax.quote_expr("_sg.snapshot(x)", x=stmt.value))
+    stmt.value = syntax.name(temp)
+    syntax.set_line([copy], stmt.lineno)
+    return [copy, stmt]
 
 
 def _is_module(parsed, name):

@@ -114,12 +114,34 @@ def write_through_a_view_into_its_array(x):
     return np.sum(y * y) + np.sum(v)
 
 
+def alias_updated_in_place_in_a_loop(x):
+    y = x * 1.0
+    z = y
+    for i in range(3):
+        y += x[i] * z        # in place: z is still y
+        w = np.tanh(z)
+    s = x[0]
+    r = s
+    for i in range(2):
+        s += x[i + 1]        # a number: rebinds, r keeps its value
+    return np.sum(z * w) + r * s
+
+
+def array_written_into_itself(x):
+    y = x * 2.0
+    z = y
+    z[:] = z             # the value is the array written into
+    y[1:] = y[:2] * x[0]
+    return np.sum(y * x)
+
+
 EXACT = [write_through_array_alias, out_argument, out_argument_value,
          append_through_list_alias, write_through_dict_alias,
          augmented_assignment_through_alias, alias_in_a_loop, inlined_helper_appends,
          scalar_item_read_before_write, view_re_derived_after_a_write,
          write_through_a_view_into_its_array, augmented_assignment_on_a_view,
-         item_write_through_a_view, row_of_a_matrix]
+         item_write_through_a_view, row_of_a_matrix, alias_updated_in_place_in_a_loop,
+         array_written_into_itself]
 
 
 @pytest.mark.parametrize("f", EXACT, ids=lambda f: f.__name__)
