@@ -416,6 +416,11 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         return [gast.If(test=stmt.test, body=then_code, orelse=else_code)]
 
 
+# Runtime functions of generated code that take items of their first argument (a list
+# cotangent, in the code a second derivative differentiates).
+_ITEM_FUNCTIONS = {"_sg.get_item", "_sg.add_at", "_sg.clear_item", "_sg.item_adjoint"}
+
+
 def _container_names(body, params):
     """Names whose values may be containers (indexed, iterated, grown, read by field, or
     built as tuple/list/dict literals): their cotangents are added item by item."""
@@ -430,6 +435,9 @@ def _container_names(body, params):
                 base = node.iter
             elif isinstance(node, gast.Call) and list_growth(node):
                 base = node.func.value
+            elif isinstance(node, gast.Call) and node.args and syntax.dotted_name(
+                    node.func) in _ITEM_FUNCTIONS:   # generated code (grad of grad)
+                base = node.args[0]
             elif isinstance(node, gast.Assign) and isinstance(
                     node.value, (gast.Tuple, gast.List, gast.Dict)):
                 base = node.targets[0]

@@ -96,6 +96,15 @@ def list_pop_front(x):
     return first * second * items[0]
 
 
+def list_slot_overwritten(x):
+    """A list item read, then overwritten: the cotangent list is accumulated item by item
+    in the second derivative (not concatenated)."""
+    items = [x * 2.0, np.sin(x)]
+    first = items[0]
+    items[0] = items[1] * x
+    return items[0] * first + items[1]
+
+
 def vector_rnn(x, w):
     h = x
     for _ in range(3):

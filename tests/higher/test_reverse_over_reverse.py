@@ -31,6 +31,7 @@ def test_for_loop_against_closed_form(x):
     (p.sine_while, 0.4), (p.branches, 1.5), (p.branches, 0.3), (p.early_return, -0.8),
     (p.early_return, 0.9), (p.subscripts, 0.6), (p.loop_subscripts, 0.8), (p.calls, 0.5),
     (p.calls_in_loop, 0.7), (p.list_stack, 0.9), (p.list_pop_front, 1.1),
+    (p.list_slot_overwritten, 0.7),
 ])
 def test_second_derivative_matches_differences_of_the_gradient(f, x):
     assert close(sg.grad(sg.grad(f))(x), difference_of_gradient(f, x), rtol=1e-5, atol=1e-6)
