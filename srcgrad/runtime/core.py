@@ -281,7 +281,8 @@ def clear_item(dx, index):
 
 def get_item(dx, index, value):
     """``dx[index]``, or zeros shaped like ``value`` when a sparse cotangent lacks it or
-    ``clear_item`` left a scalar 0.0 in a list slot whose item is an array."""
+    ``clear_item`` left a scalar 0.0 in a list slot whose item is an array (None: a
+    symbolic zero slot)."""
     if type(dx) is dict:
         return dx[index] if index in dx else zeros_like(value)
     item = dx[index]
