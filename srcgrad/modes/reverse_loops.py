@@ -117,13 +117,13 @@ class LoopAdjoints:
             elif entry[name] == OWNED and state[name] == SHARED:
                 code += self.own(name, state)
         loop = self.reversed_loop(stmt, code)
-        after = []
-        counter = self.loop_counter(stmt)
-        if counter and self.loop_depth > 0:
-            after.append(self.pop(counter))
+        after = []   # the forward sweep pushed the counter, then the target: popped in reverse
         if isinstance(stmt, gast.For) and not is_range(stmt.iter) \
                 and self.target_defined_outside(stmt):
             after.append(self.pop(stmt.target.id))
+        counter = self.loop_counter(stmt)
+        if counter and self.loop_depth > 0:
+            after.append(self.pop(counter))
         return before + [loop] + after
 
     def backward_iteration(self, stmt, body, state, probe):
