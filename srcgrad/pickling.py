@@ -54,6 +54,13 @@ class Derivative(functools.partial):
         self.__srcgrad_function__ = getattr(function, "__srcgrad_function__", function)
         return self
 
+    def __getattr__(self, name):
+        # ``source`` set on the function after it was wrapped (an implicit gradient
+        # function's, on its first call)
+        if name == "source":
+            return getattr(self.func, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __reduce__(self):
         r = self.recipe
         return rebuild, (r.builder, r.primal, r.args, r.options, _sources(r.primal))

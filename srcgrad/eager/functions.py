@@ -235,7 +235,7 @@ def implicit_value_and_gradients(f: Function) -> Function:
             raise _none_result(f) from None
 
     grad_fn.__srcgrad_callee__ = nesting.refused("implicit_value_and_gradients")
-    return grad_fn
+    return derivative(grad_fn, "srcgrad.eager.functions.implicit_value_and_gradients", f)
 
 
 class _ImplicitPlan(ImplicitBase):
@@ -323,7 +323,7 @@ def implicit_gradients(f: Function) -> Function:
         return value_and_gradients(*args, **kwds)[1]
 
     grad_fn.__srcgrad_callee__ = nesting.refused("implicit_gradients")
-    return grad_fn
+    return derivative(grad_fn, "srcgrad.eager.functions.implicit_gradients", f)
 
 
 def _implicit_with_variable_args(f, fn, bound, args, kwds):

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+import srcgrad as sg
+
 SCALE = 1.5
 
 
@@ -16,3 +18,11 @@ def with_aux(x, w):
 
 def vector(x):
     return {"s": np.sin(x) * SCALE, "p": x[0] * x[1]}
+
+
+WEIGHT = sg.Variable(np.array([0.5, -1.0, 2.0]))
+
+
+def variable_loss(x):
+    """Reads the Variable WEIGHT (for the implicit gradient functions)."""
+    return np.sum(np.tanh(WEIGHT * x) ** 2)

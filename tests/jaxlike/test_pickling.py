@@ -152,3 +152,52 @@ def test_the_receiving_process_loads_the_generated_code_from_the_disk_cache(tmp_
     assert first[0] >= 1 and second[0] == 0      # generated once, then loaded
     assert np.allclose(first[1], second[1]) and np.allclose(second[1],
                                                             fd(model.loss, (X, W), 1))
+
+
+def _variable_loss_gradient(x):
+    """d variable_loss / d WEIGHT at the WEIGHT the module defines, by central differences."""
+    weight = model.WEIGHT.numpy()
+    return fd(lambda w: np.sum(np.tanh(w * x) ** 2), (weight,), 0)
+
+
+def test_the_eager_gradient_functions_pickle_and_run_elsewhere():
+    functions = [sg.implicit_gradients(model.variable_loss),
+                 sg.implicit_value_and_gradients(model.variable_loss),
+                 sg.gradients_function(model.loss, params=[1]),
+                 sg.value_and_gradients_function(model.loss)]
+    payload = pickle.dumps(functions)
+    assert b"tests.jaxlike.pickled_model" in payload
+    results = run_fresh(payload, """
+        from tests.jaxlike import pickled_model as model
+        x, w = np.array([0.3, -0.7, 1.2]), np.array([0.5, 1.1, -0.4])
+        implicit, implicit_value, grads, value_grads = df
+        [(g1, v1)] = implicit(x)
+        value, [(g2, v2)] = implicit_value(x)
+        result = [g1, v1 is model.WEIGHT, value, g2, v2 is model.WEIGHT, grads(x, w),
+                  value_grads(x, w)]
+    """)
+    g1, same1, value, g2, same2, grads, (value_f, value_grads) = results
+    expected = _variable_loss_gradient(X)
+    assert same1 and same2      # the receiver's own Variable, read by its own module
+    assert np.allclose(g1, expected, atol=1e-6) and np.allclose(g2, expected, atol=1e-6)
+    assert value == pytest.approx(model.variable_loss(X))
+    assert len(grads) == 1 and np.allclose(grads[0], fd(model.loss, (X, W), 1), atol=1e-6)
+    assert value_f == pytest.approx(model.loss(X, W))
+    assert np.allclose(value_grads[0], fd(model.loss, (X, W), 0), atol=1e-6)
+    assert np.allclose(value_grads[1], fd(model.loss, (X, W), 1), atol=1e-6)
+
+
+def test_an_implicit_gradient_of_a_closure_goes_by_value_with_cloudpickle():
+    weight = sg.Variable(np.array([1.5, -0.5]))
+
+    def local(x):
+        return np.sum(weight * x ** 3)
+
+    function = sg.implicit_gradients(local)
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        pickle.dumps(function)
+    [(gradient, variable)] = run_fresh(cloudpickle.dumps(function), """
+        result = df(np.array([2.0, -1.0]))
+    """)
+    assert np.allclose(gradient, [8.0, -1.0])        # d/dw sum(w * x**3) = x**3
+    assert np.allclose(variable.numpy(), [1.5, -0.5])
