@@ -102,6 +102,10 @@ def _resolve(func, inputs, kwargs, owner_slot):
         return _callee(func, inputs, kwargs)
     if _known(func):
         return _callee(_wrapper(func, len(inputs), tuple(kwargs)), inputs, kwargs)
+    method = _duck_array_method(func)
+    if method is not None:
+        return _callee(_wrapper(method, len(inputs) + 1, tuple(kwargs)),
+                       [(func.__self__, owner_slot)] + inputs, kwargs)
     if isinstance(func, types.MethodType):
         return _resolve(func.__func__, [(func.__self__, owner_slot)] + inputs, kwargs, None)
     if isinstance(func, types.FunctionType):
@@ -263,6 +267,27 @@ def _builtin_method(func):
     if isinstance(owner, _ARRAY_TYPES) and (name in ARRAY_METHODS or name in CONSTANT_METHODS):
         return _ArrayMethod(name)
     if isinstance(owner, _SEQUENCE_TYPES) and name in CONSTANT_METHODS:
+        return _ArrayMethod(name)
+    return None
+
+
+# Libraries whose array methods are their NumPy functions (``x.sum(axis=0)`` is
+# ``np.sum(x, axis=0)``, which NumPy dispatches to the library through
+# ``__array_function__``): such a method is differentiated as that function.
+DUCK_ARRAY_LIBRARIES = frozenset({"dask"})
+
+
+def _duck_array_method(func):
+    """``x.sum`` of a dask array -> the same as an ndarray's ``x.sum`` (checked on each
+    call: the object's type and the method's own module)."""
+    from srcgrad.runtime import is_duck_array
+
+    owner, name = getattr(func, "__self__", None), getattr(func, "__name__", None)
+    if not isinstance(func, types.MethodType) or not is_duck_array(owner):
+        return None
+    library = (getattr(func.__func__, "__module__", None) or "").split(".")[0]
+    if library in DUCK_ARRAY_LIBRARIES and type(owner).__module__.split(".")[0] == library \
+            and (name in ARRAY_METHODS or name in CONSTANT_METHODS):
         return _ArrayMethod(name)
     return None
 

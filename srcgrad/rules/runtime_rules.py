@@ -21,13 +21,15 @@ defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.cl
            rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
            rt.read_constant, rt.ones_seed, rt.zip_length, rt.check_array_types,
            rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
-           rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of)
+           rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of,
+           rt.is_duck_array)
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
 deflinear(rt.broadcast_like, "v, x", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.broadcast_tangent, "v, ans_", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.snapshot, "v", "g", linear_in="v")
+deflinear(rt.as_array, "v, dtype=None", "_sg.array_adjoint(g, v)", linear_in="v")
 deflinear(rt.private_copy, "v, others=(), line=None", "g", linear_in="v")
 deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies of stacks
 deflinear(builtins.tuple, "v", "_sg.tuple_adjoint(g, v)", linear_in="v")

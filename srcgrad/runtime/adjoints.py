@@ -7,7 +7,14 @@ import math
 
 import numpy as np
 
-from srcgrad.runtime.core import _NDARRAY, SavedShape, _float_dtype, unbroadcast
+from srcgrad.runtime.core import (
+    _NDARRAY,
+    SavedShape,
+    _float_dtype,
+    as_array,
+    is_duck_array,
+    unbroadcast,
+)
 
 
 # -- partials used by rule rows ----------------------------------------------------------
@@ -43,7 +50,7 @@ def clip_bound_partial(a, a_min, a_max, low, high, upper):
 
 def power_exponent_partial(x, ans):
     """d(x**y)/dy = log(x) * x**y, taken as 0 where x == 0."""
-    x = np.asarray(x, dtype=float)
+    x = as_array(x, float)
     safe = np.where(x > 0, x, 1.0)
     return np.where(x > 0, np.log(safe), 0.0) * ans
 
@@ -76,7 +83,7 @@ def angle_adjoint(g, z):
 
 
 def sinc_partial(x, ans):
-    x = np.asarray(x, dtype=float)
+    x = as_array(x, float)
     safe = np.where(x == 0, 1.0, x)
     return np.where(x == 0, 0.0, (np.cos(np.pi * safe) - ans) / safe)
 
@@ -138,11 +145,13 @@ def _spread(g, shape, axis, keepdims, dtype):
     """A new ``dtype`` array of ``shape`` holding ``g`` repeated along ``axis`` (where a
     reduction removed or, with ``keepdims``, shrank it). Filling and ``np.repeat`` copy
     whole runs; a copy of a broadcast view walks a short inner axis element by element."""
+    if type(g) is not _NDARRAY and is_duck_array(g):   # a dask cotangent stays lazy
+        return _broadcast_lazily(g, shape, axis, keepdims).astype(dtype)
     if axis is None:
         return np.full(shape, g, dtype=dtype)
     ndim = len(shape)
     axes = sorted({ax % ndim for ax in (axis if type(axis) is tuple else (axis,))})
-    g = np.asarray(g)
+    g = as_array(g)
     if g.dtype != dtype:
         g = g.astype(dtype)
     if not keepdims:
@@ -157,6 +166,13 @@ def _spread(g, shape, axis, keepdims, dtype):
     return g
 
 
+def _broadcast_lazily(g, shape, axis, keepdims):
+    if axis is not None and not keepdims:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        g = np.expand_dims(g, tuple(sorted(ax % len(shape) for ax in axes)))
+    return np.broadcast_to(g, shape)
+
+
 def mean_adjoint(g, a, axis, keepdims):
     shape = np.shape(a)   # (a SavedShape too)
     count = math.prod(shape) if axis is None else math.prod(   # a Python int keeps float32
@@ -169,7 +185,9 @@ def mean_adjoint(g, a, axis, keepdims):
 
 
 def prod_adjoint(g, a, ans, axis, keepdims):
-    a = np.asarray(a)
+    a = as_array(a)
+    if is_duck_array(a):   # a dask array: no test for zeros (it would compute a)
+        return _expand(g, a, axis, keepdims) * _product_of_others(a, axis)
     g_full = _expand(g, a, axis, keepdims)
     ans_full = _expand(ans, a, axis, keepdims)
     if np.all(a != 0):
@@ -185,12 +203,29 @@ def prod_adjoint(g, a, ans, axis, keepdims):
     return g_full * out
 
 
+def _product_of_others(a, axis):
+    """Each element's product of the others along the reduced axes, as products of the
+    elements before and after it (no division: zeros are fine, nothing is tested)."""
+    ndim = np.ndim(a)
+    reduced = sorted(_reduced_axes(axis, ndim))
+    kept = [ax for ax in range(ndim) if ax not in reduced]
+    moved = np.transpose(a, kept + reduced)
+    rows = np.reshape(moved, tuple(np.shape(moved)[:len(kept)]) + (-1,))
+    ones = np.ones_like(rows[..., :1])
+    before = np.cumprod(np.concatenate([ones, rows[..., :-1]], axis=-1), axis=-1)
+    after = np.flip(np.cumprod(np.concatenate([ones, np.flip(rows, -1)[..., :-1]], axis=-1),
+                               axis=-1), -1)
+    others = np.reshape(before * after, np.shape(moved))
+    return np.transpose(others, [int(i) for i in np.argsort(kept + reduced)])
+
+
 def prod_adjoint_tangent(g, a_dot, a, axis, keepdims):
     """The tangent of ``prod_adjoint(g, a, ...)`` along ``a_dot``: each output is ``g``
     times the product of the others, ``prod_{k != i} a_k``, whose derivative is
     ``sum_{j != i} a_dot_j prod_{k != i, j} a_k`` (its ``ans`` argument is that same
-    product, so it carries no derivative of its own)."""
-    a = np.asarray(a, dtype=float)
+    product, so it carries no derivative of its own). NumPy only: it tests ``a`` for
+    zeros and loops over its elements."""
+    a = np.asanyarray(a, dtype=float)
     a_dot = np.broadcast_to(a_dot, a.shape)
     g_full = _expand(g, a, axis, keepdims)
     if np.all(a != 0):
@@ -217,7 +252,7 @@ def _reduced_axes(axis, ndim):
 
 
 def max_adjoint(g, a, ans, axis, keepdims):
-    a = np.asarray(a)
+    a = as_array(a)
     ans_full = _expand(ans, a, axis, keepdims)
     winners = a == ans_full
     count = _expand(np.sum(winners, axis=axis, keepdims=keepdims), a, axis, keepdims)
@@ -293,7 +328,7 @@ def inner_adjoint_b(g, a, b):
 def inverse_axes(axes, ndim):
     if axes is None:
         return None
-    return tuple(np.argsort([ax % ndim for ax in axes]))
+    return tuple(int(ax) for ax in np.argsort([ax % ndim for ax in axes]))
 
 
 def concatenate_adjoint(g, arrays, axis):

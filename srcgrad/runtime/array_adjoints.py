@@ -54,7 +54,7 @@ def rollaxis_adjoint(g, a, axis, start):
     axis, start = axis % ndim, start % (ndim + 1)
     order = list(range(ndim))
     order.insert(start if start <= axis else start - 1, order.pop(axis))
-    return np.transpose(g, np.argsort(order))
+    return np.transpose(g, [int(ax) for ax in np.argsort(order)])
 
 
 def diagonal_adjoint(g, a, offset, axis1, axis2):

@@ -30,6 +30,28 @@ def _float_dtype(a):
     return dtype if dtype.kind in "fc" else np.float64
 
 
+def is_duck_array(x):
+    """Is ``x`` another library's array that NumPy functions dispatch to (a dask array):
+    not an ndarray, with a shape, a dtype and ``__array_function__``? Helpers keep such a
+    value as it is (lazy) and work on it through NumPy functions."""
+    kind = type(x)
+    return (kind is not _NDARRAY and hasattr(kind, "__array_function__")
+            and hasattr(x, "shape") and hasattr(x, "dtype")
+            and not isinstance(x, (np.ndarray, np.generic)))
+
+
+def as_array(x, dtype=None):
+    """``x`` as an array without computing it: an ndarray or another library's array (a
+    dask array stays lazy) as it is, cast to ``dtype`` when given; a number or a list
+    through ``np.asarray``. Before/after: ``np.asarray(x, dtype=float)`` ->
+    ``as_array(x, float)``."""
+    if type(x) is _NDARRAY or is_duck_array(x) or isinstance(x, np.ndarray):
+        if dtype is None or x.dtype == dtype:
+            return x
+        return x.astype(dtype)
+    return np.asarray(x, dtype=dtype)
+
+
 _SCALAR_TYPES = (float, int, np.float64)
 _ONE64 = np.float64(1.0)
 
@@ -75,11 +97,11 @@ def unbroadcast(g, x):
         if type(g) is _NDARRAY and g.shape == x.shape and g.dtype is x.dtype:
             return g
         shape, real = x.shape, x.dtype.kind != "c"
-    elif type(g) is not _NDARRAY:
+    elif type(g) is not _NDARRAY and not hasattr(g, "shape"):   # a number
         return g.real if type(g) is complex and kind is not complex else g
     else:
         shape, real = np.shape(x), dtype_of(x).kind != "c"
-    if not hasattr(g, "shape"):   # array-likes (dask) stay as they are: NumPy dispatch
+    if not hasattr(g, "shape"):   # a number; arrays of other libraries (dask) stay lazy
         g = np.asarray(g)
     if g.dtype.kind == "c" and real:
         g = g.real
@@ -168,6 +190,8 @@ def zeros_like(x):
         return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
     if (isinstance(x, (list, tuple)) and not hasattr(x, "_fields")) or isinstance(x, _DICT_VIEWS):
         return [None if v is None else zeros_like(v) for v in x]
+    if is_duck_array(x):   # a dask array: lazy zeros of its kind
+        return np.zeros_like(x, dtype=_float_dtype(x))
     if isinstance(x, np.generic):
         return x.dtype.type(0) if x.dtype.kind in "fc" else 0.0
     if isinstance(x, (int, float, complex)) or x is None:
@@ -191,9 +215,34 @@ def add_at(dx, index, g):
         return dx
     if _is_basic_index(index):
         dx[index] += g
-    else:
+    elif kind is _NDARRAY or not is_duck_array(dx):
         np.add.at(dx, index, g)
+    else:
+        _duck_add_at(dx, index, g)
     return dx
+
+
+def _duck_add_at(dx, index, g):
+    """``np.add.at`` for another library's array (dask: no ``ufunc.at``), lazily: a
+    boolean mask or distinct indices as one ``dx[index] += g``; an integer index with
+    repeats in layers that each hold an index at most once."""
+    if isinstance(index, list) or (isinstance(index, np.ndarray) and index.dtype.kind in "iu"):
+        flat = np.ravel(index) % np.shape(dx)[0]
+        pieces = np.reshape(g, (flat.size,) + tuple(np.shape(dx)[1:]))
+        order = np.argsort(flat, kind="stable")
+        starts = np.searchsorted(flat[order], flat[order])
+        rank = np.empty_like(order)
+        rank[order] = np.arange(flat.size) - starts
+        for layer in range(int(rank.max(initial=-1)) + 1):
+            where = np.flatnonzero(rank == layer)
+            dx[flat[where]] += pieces[where]
+        return
+    if isinstance(index, np.ndarray) and index.dtype == bool:
+        dx[index] += g
+        return
+    raise TypeError("srcgrad: cannot add a cotangent into a "
+                    f"{type(dx).__module__}.{type(dx).__qualname__} at the index {index!r} "
+                    "(an integer array or list, a boolean mask, ints and slices work)")
 
 
 def add_cotangents(a, b):
@@ -338,6 +387,8 @@ def restructure(dx, x):
     if dx is None:
         return zeros_like_structure(x)
     if type(x) is _NDARRAY or type(x) is _FLOAT or isinstance(x, (int, np.generic)):
+        return dx
+    if is_duck_array(x):
         return dx
     if isinstance(x, dict):
         return {k: restructure(dx[k], v) if k in dx else zeros_like_structure(v)

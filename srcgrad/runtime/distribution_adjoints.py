@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime.core import as_array
+
 
 def distribution(name, method, *args):
     """``distribution('norm', 'pdf', x, loc, scale)`` is ``scipy.stats.norm.pdf(x, loc, scale)``."""
@@ -19,7 +21,7 @@ def distribution(name, method, *args):
 def _dirichlet_parts(x, alpha):
     import scipy.special
 
-    x, alpha = np.asarray(x, dtype=float), np.asarray(alpha, dtype=float)
+    x, alpha = as_array(x, float), as_array(alpha, float)
     if x.shape[0] != alpha.shape[0]:
         raise NotImplementedError(
             "the derivative of scipy.stats.dirichlet needs all K components of x "
@@ -58,7 +60,7 @@ def _mvn_dimension(mean, cov):
 
 
 def _full_cov(cov, dim):
-    cov = np.asarray(cov, dtype=float)
+    cov = as_array(cov, float)
     if cov.ndim == 0:
         return cov * np.eye(dim)
     return np.diag(cov) if cov.ndim == 1 else cov
@@ -83,7 +85,7 @@ def _lower_symmetric(matrix):
 def _mvn_parts(x, mean, cov):
     """Samples ``(n, d)``, ``C^-1 (x - mean)`` per sample, ``C^-1``."""
     dim = _mvn_dimension(mean, cov)
-    samples = np.reshape(np.asarray(x, dtype=float), (-1, dim))
+    samples = np.reshape(as_array(x, float), (-1, dim))
     centered = samples - (0.0 if mean is None else np.broadcast_to(mean, (dim,)))
     inverse = np.linalg.inv(_full_cov(cov, dim))
     return samples, centered @ inverse, inverse

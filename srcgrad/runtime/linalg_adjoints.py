@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.runtime.core import restructure
+from srcgrad.runtime.core import as_array, restructure
 
 
 def T(x):
@@ -72,7 +72,7 @@ def solve_adjoint_a(g, a, b, ans):
 
 def norm_adjoint(g, x, ans, ord, axis, keepdims):
     """Vector norms (2, p >= 1, inf) and matrix norms ('fro', 'nuc', 2)."""
-    x = np.asarray(x)
+    x = as_array(x)
     matrix = isinstance(axis, tuple) or (axis is None and x.ndim == 2 and ord is not None)
     if axis is None and not matrix:
         flat = norm_adjoint(np.reshape(g, ()), np.ravel(x), np.reshape(ans, ()), ord, 0, False)
@@ -112,7 +112,7 @@ def _triangle_cotangent(full, uplo):
 def eigh_adjoint(g, ans, uplo):
     w, v = ans
     gw, gv = restructure(g, ans)
-    out = v @ (np.asarray(gw)[..., :, None] * T(v))
+    out = v @ (as_array(gw)[..., :, None] * T(v))
     if np.any(gv):
         diff = w[..., None, :] - w[..., :, None]
         off = 1 - np.eye(w.shape[-1])
@@ -134,7 +134,7 @@ def eig_adjoint(g, a, ans):
     f = 1 / (e[..., None, :] - e[..., :, None] + 1e-20)
     f = f * (1 - np.eye(n))
     ut = T(u)
-    r = np.asarray(ge)[..., :, None] * np.eye(n)
+    r = as_array(ge)[..., :, None] * np.eye(n)
     if np.any(gu):
         r = r + f * (ut @ gu)
         r = r - f * (ut @ np.conj(u) @ (np.real(ut @ gu) * np.eye(n)))
@@ -189,7 +189,7 @@ def svd_adjoint(g, a, ans, full_matrices, compute_uv):
     eye = np.eye(k)
     f = 1 / (s[..., None, :] ** 2 - s[..., :, None] ** 2 + eye) * (1 - eye)
     utgu, vtgv = T(u) @ gu, T(v) @ gv
-    core = (f * (utgu - T(utgu))) * s[..., None, :] + eye * np.asarray(gs)[..., :, None] \
+    core = (f * (utgu - T(utgu))) * s[..., None, :] + eye * as_array(gs)[..., :, None] \
         + s[..., :, None] * (f * (vtgv - T(vtgv)))
     out = u @ core @ vt
     if m > k:
@@ -223,7 +223,7 @@ def lstsq_adjoints(g, a, b, ans):
     x = ans[0]
     vector = np.ndim(b) == 1
     b2, x2 = (b[:, None], x[:, None]) if vector else (b, x)
-    gx2 = np.asarray(gx)[:, None] if vector else gx
+    gx2 = as_array(gx)[:, None] if vector else gx
     z = np.linalg.solve(T(a) @ a, gx2)
     r = b2 - a @ x2
     da = r @ T(z) - a @ z @ T(x2)

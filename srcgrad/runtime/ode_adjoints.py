@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime.core import dtype_of
+
 
 def _solver_options(tolerances):
     rtol, atol, mxstep = tolerances
@@ -58,7 +60,7 @@ def _unravel(flat, like, offset=0):
 
 def _is_float(arg):
     leaves = _leaves(arg)
-    return bool(leaves) and all(np.asarray(leaf).dtype.kind == "f" for leaf in leaves)
+    return bool(leaves) and all(dtype_of(leaf).kind == "f" for leaf in leaves)
 
 
 class _Dynamics:

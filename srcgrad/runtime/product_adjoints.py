@@ -28,7 +28,7 @@ def tensordot_adjoint_a(g, a, b, axes):
     g_b = list(range(len(a_free), np.ndim(g)))
     out = np.tensordot(g, b, (g_b, b_free))       # dims: a_free + b_axes in b's order
     order = a_free + [a_axes[b_axes.index(ax)] for ax in sorted(b_axes)]
-    return np.transpose(out, np.argsort(order))
+    return np.transpose(out, [int(ax) for ax in np.argsort(order)])
 
 
 def tensordot_adjoint_b(g, a, b, axes):
@@ -39,7 +39,7 @@ def tensordot_adjoint_b(g, a, b, axes):
     out = np.tensordot(a, g, (a_free, g_a))        # dims: a_axes in a's order + b_free
     b_free = [ax for ax in range(b_ndim) if ax not in b_axes]
     order = [b_axes[a_axes.index(ax)] for ax in sorted(a_axes)] + b_free
-    return np.transpose(out, np.argsort(order))
+    return np.transpose(out, [int(ax) for ax in np.argsort(order)])
 
 
 # -- einsum ------------------------------------------------------------------------------

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime.core import as_array, dtype_of
+
 
 def _carries(ans):
-    return np.asarray(ans).dtype.kind in "fc"
+    return dtype_of(ans).kind in "fc"
 
 
 def arange_start_adjoint(g, stop, ans):
@@ -35,10 +37,11 @@ def arange_step_tangent(step_dot, ans):
 
 
 def array_tolist(x):
-    """``x.tolist()`` (the row ``x.tolist()`` calls are differentiated by)."""
+    """``x.tolist()`` (the row ``x.tolist()`` calls are differentiated by): Python
+    numbers, so another library's array (dask) is computed here, as ``x.tolist()`` would."""
     return np.asarray(x).tolist()
 
 
 def tolist_adjoint(g, x):
     """The cotangent of ``x.tolist()`` (nested lists of numbers) as an array like ``x``."""
-    return np.reshape(np.asarray(g, dtype=np.result_type(x, 0.0)), np.shape(x))
+    return np.reshape(as_array(g, np.result_type(dtype_of(x), 0.0)), np.shape(x))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime.core import as_array
 from srcgrad.runtime.linalg_adjoints import (
     T,
     _symmetric_from,
@@ -178,7 +179,7 @@ def inv_tangent_read(a_dot, ans, assume_a, lower):
 # -- matrix functions ------------------------------------------------------------------------
 def _per_matrix(fn, *stacks):
     """Apply a 2-D routine over the leading (batch) axes of its matrix arguments."""
-    first = np.asarray(stacks[0])
+    first = as_array(stacks[0])
     if first.ndim == 2:
         return fn(*stacks)
     out = [fn(*parts) for parts in zip(*(np.reshape(s, (-1,) + first.shape[-2:])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.runtime.adjoints import _expand
+from srcgrad.runtime.core import as_array
 
 
 def _special():
@@ -35,12 +36,12 @@ def bessel(name, *args):
 
 def multidigamma(a, d):
     """d multigammaln(a, d) / da = sum over j < d of digamma(a - j / 2)."""
-    return sum(digamma(np.asarray(a) - j / 2) for j in range(int(d)))
+    return sum(digamma(as_array(a) - j / 2) for j in range(int(d)))
 
 
 def exprel_partial(x, ans):
     """d exprel(x) / dx = (exp(x) - exprel(x)) / x, and 1/2 at 0."""
-    x = np.asarray(x, dtype=float)
+    x = as_array(x, float)
     near_zero = np.abs(x) < 1e-5
     safe = np.where(near_zero, 1.0, x)
     return np.where(near_zero, 0.5 + x / 3, (np.exp(safe) - ans) / safe)
@@ -48,7 +49,7 @@ def exprel_partial(x, ans):
 
 def xlogy_x_partial(x, y):
     """d xlogy(x, y) / dx = log(y) (0 where x == 0 and y == 0, as xlogy itself)."""
-    return np.where((np.asarray(x) == 0) & (np.asarray(y) == 0), 0.0, np.log(y))
+    return np.where((as_array(x) == 0) & (as_array(y) == 0), 0.0, np.log(y))
 
 
 def logsumexp_adjoint(g, a, ans, axis, keepdims, b):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.runtime.adjoints import _expand
+from srcgrad.runtime.core import as_array
 
 
 def _axes(axis, ndim):
@@ -37,8 +38,9 @@ def std_adjoint(g, a, ans, axis, ddof, keepdims):
 
 
 def cumprod_adjoint(g, a, ans, axis):
-    """Row by row: ``d a_i = sum_{j >= i} g_j prod_{k <= j, k != i} a_k``."""
-    a = np.asarray(a)
+    """Row by row: ``d a_i = sum_{j >= i} g_j prod_{k <= j, k != i} a_k``. NumPy only:
+    it tests ``a`` for zeros and loops over rows holding one."""
+    a = np.asanyarray(a)
     flat_axis = axis is None
     if flat_axis:
         a, g, ans, axis = np.ravel(a), np.ravel(g), np.ravel(ans), 0
@@ -68,7 +70,7 @@ def cumprod_tangent(a_dot, a, ans, axis):
     zero: rows holding one are summed term by term)."""
     if axis is None:
         a, a_dot, ans, axis = np.ravel(a), np.ravel(a_dot), np.ravel(ans), 0
-    a, a_dot = np.asarray(a), np.broadcast_to(a_dot, np.shape(a))
+    a, a_dot = np.asanyarray(a), np.broadcast_to(a_dot, np.shape(a))   # NumPy only
     if np.all(a != 0):
         return ans * np.cumsum(a_dot / a, axis=axis)
     moved_a, moved_dot = np.moveaxis(a, axis, -1), np.moveaxis(a_dot, axis, -1)
@@ -99,7 +101,7 @@ def quantile_adjoint(g, a, q, axis, keepdims, method="linear"):
     if method != "linear":
         raise NotImplementedError(f"the derivative of quantile/percentile/median is "
                                   f"implemented for method='linear' only, not {method!r}")
-    a = np.asarray(a)
+    a = np.asanyarray(a)   # NumPy only: sorts and loops over the quantiles
     if axis is None:
         flat = np.reshape(a, (-1,))
         g = np.reshape(g, np.shape(q))
@@ -141,7 +143,7 @@ def diff_adjoint(g, a, n, axis, prepend=None, append=None):
 
 
 def trapezoid_adjoint_y(g, y, x, dx, axis):
-    y = np.asarray(y)
+    y = as_array(y)
     n = y.shape[axis]
     widths = _widths(x, dx, n, axis, y.ndim)
     pad = [(0, 0)] * widths.ndim
@@ -156,7 +158,7 @@ def _widths(x, dx, n, axis, ndim):
     if x is None:
         return np.full([n - 1 if ax == axis % ndim else 1 for ax in range(ndim)], dx,
                        dtype=float)
-    x = np.asarray(x)
+    x = as_array(x)
     d = np.diff(x, axis=axis if x.ndim > 1 else -1)
     if x.ndim == 1:
         shape = [1] * ndim
@@ -167,7 +169,7 @@ def _widths(x, dx, n, axis, ndim):
 
 def trapezoid_adjoint_x(g, y, x, axis):
     """d ans / d x_i = (y_{i-1} + y_i)/2 - (y_i + y_{i+1})/2 (one-sided at the ends)."""
-    y = np.asarray(y)
+    y = as_array(y)
     means = (np.take(y, np.arange(1, y.shape[axis]), axis) +
              np.take(y, np.arange(0, y.shape[axis] - 1), axis)) / 2
     pad = [(0, 0)] * y.ndim
@@ -182,7 +184,7 @@ def trapezoid_adjoint_x(g, y, x, axis):
 
 
 def trapezoid_adjoint_dx(g, y, axis):
-    y = np.asarray(y)
+    y = as_array(y)
     inner = np.sum(y, axis=axis) - (np.take(y, 0, axis) + np.take(y, -1, axis)) / 2
     return np.sum(g * inner)
 
@@ -204,14 +206,14 @@ def refuse_interp_period(period):
 
 def interp_adjoint_x(g, x, xp, fp, period=None):
     refuse_interp_period(period)
-    index, inside, width, _ = _interp_segments(np.asarray(x), np.asarray(xp))
-    fp = np.asarray(fp)
+    index, inside, width, _ = _interp_segments(as_array(x), as_array(xp))
+    fp = as_array(fp)
     return g * inside * (fp[index + 1] - fp[index]) / width
 
 
 def interp_adjoint_fp(g, x, xp, fp, left, right, period=None):
     refuse_interp_period(period)
-    x, xp = np.asarray(x), np.asarray(xp)
+    x, xp = np.asanyarray(x), np.asanyarray(xp)   # NumPy only: np.add.at
     index, inside, _, t = _interp_segments(x, xp)
     out = np.zeros(np.shape(fp), dtype=np.result_type(fp, g, 0.0))
     g = np.broadcast_to(g, x.shape)
@@ -226,7 +228,7 @@ def interp_adjoint_fp(g, x, xp, fp, left, right, period=None):
 
 def interp_adjoint_xp(g, x, xp, fp, period=None):
     refuse_interp_period(period)
-    x, xp, fp = np.asarray(x), np.asarray(xp), np.asarray(fp)
+    x, xp, fp = np.asanyarray(x), np.asanyarray(xp), as_array(fp)   # np.add.at: NumPy
     index, inside, width, t = _interp_segments(x, xp)
     slope = (fp[index + 1] - fp[index]) / width
     out = np.zeros(np.shape(xp), dtype=np.result_type(xp, g, 0.0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.runtime.core import _NDARRAY
+from srcgrad.runtime.core import _NDARRAY, as_array
 
 
 def broadcast_tangent(t, ans):
@@ -48,13 +48,13 @@ def added_at(dx, index, g):
 
 def safe_ratio(p, x):
     """``p / x`` where ``x > 0``, else 0 (the derivative of ``power_exponent_partial``)."""
-    x = np.asarray(x, dtype=float)
+    x = as_array(x, float)
     return np.where(x > 0, p / np.where(x > 0, x, 1.0), 0.0)
 
 
 def safe_log(x):
     """``log(x)`` where ``x > 0``, else 0."""
-    x = np.asarray(x, dtype=float)
+    x = as_array(x, float)
     return np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), 0.0)
 
 
