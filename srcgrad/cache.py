@@ -43,7 +43,7 @@ from srcgrad.syntax import gast
 FORMAT = 3   # 3: a content digest; keys cover code objects and callees transitively
 STATS = {"hits": 0, "misses": 0, "writes": 0, "rejected": 0}
 _STANDARD_NAMES = {"np", "math", "_sg", "__builtins__"}
-_PACKAGE_DIGEST = []
+_PACKAGE_DIGEST: list[str] = []
 
 
 def directory():
@@ -83,11 +83,11 @@ def _usable_directory():
 class Entry:
     """The cache's answer for one (function, wrt, mode): a hit carries the module."""
 
-    key: str = None
+    key: str | None = None
     names: dict = dataclasses.field(default_factory=dict)   # dotted name -> object
-    module: GeneratedModule = None
+    module: GeneratedModule | None = None
     fields: dict = dataclasses.field(default_factory=dict)  # what else loading needs
-    stored_callees: list = ()
+    stored_callees: list | tuple = ()
 
     @property
     def hit(self):

@@ -49,16 +49,16 @@ class ReverseUnit:
     srcgrad_opaque = True   # no cotangent structure (it travels in dynamic calls' saved values)
     fn: object
     wrt: tuple
-    module: emit.GeneratedModule = None
-    namespace: dict = None
-    filename: str = None
+    module: emit.GeneratedModule | None = None
+    namespace: dict | None = None
+    filename: str | None = None
     zero_wrt: frozenset = frozenset()   # wrt params whose gradient is symbolically zero
     eager: bool = False                 # Variable reads are sources (see module doc)
     scalars: bool = False               # specialized for scalar arguments
     functions: dict = dataclasses.field(default_factory=dict)
     callees: dict = dataclasses.field(default_factory=dict)   # alias -> (callee unit, role)
-    guards: tuple = None   # (name, dotted, object) checked on entry (srcgrad.guards)
-    escapes: str = None    # where it lets a differentiated value out (analysis.escapes)
+    guards: tuple | None = None   # (name, dotted, object) checked on entry (srcgrad.guards)
+    escapes: str | None = None    # where it lets a differentiated value out (analysis.escapes)
     linked_early: bool = False   # a caller linked to it before it was generated
     _dependents: list = dataclasses.field(default_factory=list)
 

@@ -42,13 +42,13 @@ class ForwardUnit:
     fn: object
     wrt: tuple
     tangent_names: dict = dataclasses.field(default_factory=dict)  # param -> keyword
-    module: emit.GeneratedModule = None
-    namespace: dict = None
-    filename: str = None
+    module: emit.GeneratedModule | None = None
+    namespace: dict | None = None
+    filename: str | None = None
     functions: dict = dataclasses.field(default_factory=dict)
     _dependents: list = dataclasses.field(default_factory=list)
-    guards: tuple = None   # (name, dotted, object) checked on entry (srcgrad.guards)
-    escapes: str = None    # where it lets a differentiated value out (analysis.escapes)
+    guards: tuple | None = None   # (name, dotted, object) checked on entry (srcgrad.guards)
+    escapes: str | None = None    # where it lets a differentiated value out (analysis.escapes)
     linked_early: bool = False   # a caller linked to it before it was generated
 
     @property

@@ -44,7 +44,8 @@ from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
 
-_WRAPPERS = {}            # (callee, positional count, keyword names) -> wrapper function
+# (callee, positional count, keyword names) -> wrapper function
+_WRAPPERS: dict[tuple, types.FunctionType] = {}
 _LOCK = threading.Lock()
 _COUNTER = itertools.count()
 _ARRAY_TYPES = (np.ndarray, np.generic)

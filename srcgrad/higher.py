@@ -19,7 +19,7 @@ import numpy as np
 from srcgrad import api, compiler, runtime
 from srcgrad.codegen import loader
 from srcgrad.compiler_forward import call_jvp, forward_unit
-from srcgrad.pickling import derivative
+from srcgrad.pickling import attribute, derivative, with_attributes
 from srcgrad.typing import Function, Wrt
 
 
@@ -57,11 +57,11 @@ def jvp(f: Function, wrt: Wrt = api.FIRST, *,
         tangents = (tangent,) if single else tuple(tangent)
         return call_jvp(unit, _primals(bound, primals), tangents, **kwargs)
 
-    jvp_fn.source = unit.source
-    jvp_fn.unit = unit
+    with_attributes(jvp_fn, source=unit.source, unit=unit)
     nestable = _nestable(unit, fn, bound, names, single, "jvp", "")
     if nestable is not None:
-        jvp_fn.__srcgrad_function__ = nestable   # same calling convention: nests
+        # same calling convention: nests
+        with_attributes(jvp_fn, __srcgrad_function__=nestable)
     return derivative(jvp_fn, "srcgrad.higher.jvp", f, wrt=wrt, argnums=argnums)
 
 
@@ -82,11 +82,11 @@ def hvp(f: Function, wrt: Wrt = api.FIRST, *,
         vectors = (vector,) if single else tuple(vector)
         return call_jvp(unit, _primals(bound, primals), vectors, **kwargs)[1]
 
-    hvp_fn.source = unit.source
-    hvp_fn.unit = unit
+    with_attributes(hvp_fn, source=unit.source, unit=unit)
     nestable = _nestable(unit, fn, bound, names, single, "hvp", "[1]")
     if nestable is not None:
-        hvp_fn.__srcgrad_function__ = nestable   # same calling convention: nests
+        # same calling convention: nests
+        with_attributes(hvp_fn, __srcgrad_function__=nestable)
     return derivative(hvp_fn, "srcgrad.higher.hvp", f, wrt=wrt, argnums=argnums)
 
 
@@ -165,5 +165,6 @@ def hessian(f: Function, wrt: Wrt = api.FIRST, *,
                     blocks[i][k][(...,) + in_index] = column
         return blocks[0][0] if single else tuple(tuple(row) for row in blocks)
 
-    hessian_fn.source = product.source   # forward mode over the generated gradient
+    # forward mode over the generated gradient
+    with_attributes(hessian_fn, source=attribute(product, "source"))
     return derivative(hessian_fn, "srcgrad.higher.hessian", f, wrt=wrt, argnums=argnums)

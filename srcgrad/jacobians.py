@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from srcgrad import api, pytree
-from srcgrad.pickling import derivative
+from srcgrad.pickling import attribute, derivative, with_attributes
 from srcgrad.runtime import core
 from srcgrad.typing import Function, Wrt
 
@@ -63,8 +63,8 @@ def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
         value, backward = vjp_fn(*args, **kwargs)
         return backward(pytree.ones_like(value))
 
-    elementwise_grad_fn.source = vjp_fn.source
-    elementwise_grad_fn.unit = vjp_fn.unit
+    with_attributes(elementwise_grad_fn, source=attribute(vjp_fn, "source"),
+                    unit=attribute(vjp_fn, "unit"))
     return derivative(elementwise_grad_fn, "srcgrad.jacobians.elementwise_grad", f, wrt=wrt,
                       argnums=argnums)
 

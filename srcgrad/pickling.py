@@ -22,6 +22,10 @@ import importlib
 import linecache
 import sys
 import types
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,6 +74,20 @@ class Derivative(functools.partial):
         primal = self.recipe.primal
         name = getattr(primal, "__qualname__", type(primal).__qualname__)
         return f"<srcgrad {builder} of {name}>"
+
+
+def with_attributes(function: F, **attributes: object) -> F:
+    """``function`` with ``attributes`` set on it: what srcgrad keeps on a function it
+    made (``source``, ``unit``, ``__srcgrad_callee__``), which a ``def`` cannot declare
+    to a type checker."""
+    vars(function).update(attributes)
+    return function
+
+
+def attribute(function: Callable[..., Any], name: str) -> Any:
+    """The attribute ``name`` that srcgrad keeps on a function it made (see
+    ``with_attributes``)."""
+    return getattr(function, name)
 
 
 def recipe(builder, primal, *args, **options):
@@ -184,4 +202,5 @@ def _register_source(filename, text):
     linecache.cache[filename] = (len(text), None, lines, filename)
 
 
-__all__ = ["Derivative", "Recipe", "derivative", "rebuild", "recipe", "unwrap"]
+__all__ = ["Derivative", "Recipe", "attribute", "derivative", "rebuild", "recipe", "unwrap",
+           "with_attributes"]

@@ -30,7 +30,7 @@ class TreeDef:
     """The structure of a pytree: a node kind, its type and keys, and its children."""
 
     kind: str                   # "leaf", "none", "tuple", "list", "dict", "namedtuple", "dataclass"
-    node_type: type = None
+    node_type: type | None = None
     keys: tuple = ()
     children: tuple = ()
 

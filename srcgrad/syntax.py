@@ -82,7 +82,7 @@ def _printable_handler(node):
     return new
 
 
-_AST_CLASSES = {}
+_AST_CLASSES: dict[type, type] = {}
 _CONTEXTS = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del()}
 def _printable_constant(node):
     """A negative number as ``-(number)``: the unparser prints a negative Constant bare,
@@ -272,7 +272,7 @@ def walk(node):
     return nodes
 
 
-_CHILD_FIELDS = {}   # node class -> the fields that may hold nodes
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}   # node class -> the fields that may hold nodes
 _LEAF_FIELDS = {"ctx", "id", "attr", "type_comment", "kind"}
 
 

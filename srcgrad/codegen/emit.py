@@ -29,7 +29,7 @@ class _Chunk:
     """The printed lines of one top-level statement of a function body."""
     lines: list
     line_map: list = dataclasses.field(default_factory=list)   # (line index, user line)
-    last_code: int = None   # index of its last line that is not a comment
+    last_code: int | None = None   # index of its last line that is not a comment
 
 
 def source_location(filename, lineno):

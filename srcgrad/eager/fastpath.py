@@ -32,9 +32,9 @@ _thread_id = threading.get_ident
 # thread ident -> the tapes recording on that thread, innermost last; a thread with
 # none has no entry, so "is anything recording anywhere" is one truth test. (Each thread
 # writes its own entry only; a threading.local costs ~4x as much per read.)
-RECORDING = {}
+RECORDING: dict[int, list] = {}
 # thread ident -> None for the threads whose end ``_ThreadEnd`` watches (see ``arm``)
-ARMED = {}
+ARMED: dict[int, None] = {}
 _THREAD_STATE = threading.local()
 
 
@@ -219,6 +219,7 @@ _fast = _compiled()
 COMPILED = _fast is not None
 if COMPILED:
     RECORDING, GENERAL = _fast.RECORDING, _fast.GENERAL
-    PendingCall, PlanBase, TapeBase = _fast.PendingCall, _fast.PlanBase, _fast.TapeBase
-    ImplicitBase = _fast.ImplicitBase
+    # The C module's classes of the same interface replace the Python ones.
+    PendingCall, PlanBase = _fast.PendingCall, _fast.PlanBase  # type: ignore[misc]
+    TapeBase, ImplicitBase = _fast.TapeBase, _fast.ImplicitBase  # type: ignore[misc]
     record_direct, run_static = _fast.record_direct, _fast.run_static

@@ -23,7 +23,7 @@ from srcgrad.eager.fastpath import ImplicitBase, run_static
 from srcgrad.eager.gradients import differentiable
 from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
-from srcgrad.pickling import derivative
+from srcgrad.pickling import derivative, with_attributes
 from srcgrad.runtime import finish
 from srcgrad.runtime.guards import check_array_types
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
@@ -39,7 +39,7 @@ def value_and_gradients_function(
     """TensorFlow eager's ``value_and_gradients_function``: a function returning
     ``(f(*args), [gradient per parameter])`` (see ``gradients_function``)."""
 
-    plan = {}
+    plan: dict = {}
 
     @functools.wraps(f)
     def decorated(*args, dy=None, **kwds):
@@ -47,7 +47,8 @@ def value_and_gradients_function(
             raise ValueError(_KEYWORDS_MESSAGE)
         return _value_and_param_grads(f, params, args, dy, plan)
 
-    decorated.__srcgrad_callee__ = nesting.differentiable_callee(f, params, True)
+    with_attributes(decorated,
+                    __srcgrad_callee__=nesting.differentiable_callee(f, params, True))
     return derivative(decorated, "srcgrad.eager.functions.value_and_gradients_function", f,
                       params=params)
 
@@ -61,7 +62,7 @@ def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None
     ``None``; a non-scalar output is summed (or weighted by ``dy``). Runs the generated
     gradient of ``f``."""
 
-    plan = {}
+    plan: dict = {}
 
     @functools.wraps(f)
     def decorated(*args, dy=None, **kwds):
@@ -69,7 +70,8 @@ def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None
             raise ValueError(_KEYWORDS_MESSAGE)
         return _value_and_param_grads(f, params, args, dy, plan)[1]
 
-    decorated.__srcgrad_callee__ = nesting.differentiable_callee(f, params, False)
+    with_attributes(decorated,
+                    __srcgrad_callee__=nesting.differentiable_callee(f, params, False))
     return derivative(decorated, "srcgrad.eager.functions.gradients_function", f,
                       params=params)
 
@@ -234,7 +236,7 @@ def implicit_value_and_gradients(f: Function) -> Function:
         except NoneResultError:
             raise _none_result(f) from None
 
-    grad_fn.__srcgrad_callee__ = nesting.refused("implicit_value_and_gradients")
+    with_attributes(grad_fn, __srcgrad_callee__=nesting.refused("implicit_value_and_gradients"))
     return derivative(grad_fn, "srcgrad.eager.functions.implicit_value_and_gradients", f)
 
 
@@ -322,7 +324,7 @@ def implicit_gradients(f: Function) -> Function:
     def grad_fn(*args, **kwds):
         return value_and_gradients(*args, **kwds)[1]
 
-    grad_fn.__srcgrad_callee__ = nesting.refused("implicit_gradients")
+    with_attributes(grad_fn, __srcgrad_callee__=nesting.refused("implicit_gradients"))
     return derivative(grad_fn, "srcgrad.eager.functions.implicit_gradients", f)
 
 

@@ -29,8 +29,8 @@ from srcgrad.rules.registry import qualified_name
 from srcgrad.runtime.variables import VariableBase
 
 _TRACKED = (Tensor, VariableBase)
-_ADJOINTS = {}            # (rule name, needed params) -> compiled adjoint
-_DEFAULTS = {}            # default's source text -> value
+_ADJOINTS: dict[tuple, object] = {}            # (rule name, needed params) -> compiled adjoint
+_DEFAULTS: dict[str, object] = {}            # default's source text -> value
 _LOCK = threading.Lock()
 
 

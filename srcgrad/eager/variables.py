@@ -21,7 +21,7 @@ from srcgrad.runtime.variables import ConstantBase, VariableBase
 _COUNTER = itertools.count()
 # Tensor, Variable and their subclasses: what a tape can track (exact types, so that
 # "is any argument tracked" is one set operation)
-TRACKED_TYPES = set()
+TRACKED_TYPES: set[type] = set()
 _COUNTER_LOCK = threading.Lock()
 
 

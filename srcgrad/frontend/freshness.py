@@ -30,7 +30,7 @@ import inspect
 import linecache
 import types
 
-_OWN_WRAPPERS = set()   # code objects of srcgrad's own same-function wrappers
+_OWN_WRAPPERS: set[types.CodeType] = set()   # code objects of srcgrad's own same-function wrappers
 # ``from __future__`` flags: inherited by a ``compile`` (srcgrad's generated code gets
 # its loader's); what they change shows in the bytecode and constants anyway.
 _FUTURE_FLAGS = 0

@@ -25,8 +25,8 @@ class CallInfo:
     name: str
     target: object = None
     rule: object = None
-    args: list = None    # positional atoms (the object first for a method)
-    keywords: list = None
+    args: list | None = None    # positional atoms (the object first for a method)
+    keywords: list | None = None
     owner: object = None  # dynamic calls: the atom whose method (or __call__) is called
 
 

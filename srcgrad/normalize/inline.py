@@ -87,7 +87,8 @@ class Inliner:
         self.active.pop()
 
 
-_DEFINITIONS = {}   # code object -> checked gast FunctionDef, or None when not inlinable
+# code object -> checked gast FunctionDef, or None when not inlinable
+_DEFINITIONS: dict[types.CodeType, object] = {}
 
 
 def _definition(fn):

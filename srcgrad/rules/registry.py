@@ -52,8 +52,8 @@ class Rule:
     linear_in: tuple = ()   # for linear rules: the linear parameter(s)
     elementwise: bool = False  # scalars in, scalar out (``defelementwise`` rows)
     inplace: bool = False   # updates its first argument in place (``definplace`` rows)
-    update: str = None      # in-place rows: statement turning ``g`` into the cotangent before
-    saves: str = None       # in-place rows: the index parameter whose item is overwritten
+    update: str | None = None  # in-place rows: statement turning ``g`` into the cotangent before
+    saves: str | None = None   # in-place rows: the index parameter whose item is overwritten
     resizes: bool = False   # in-place rows: changes a list's length (keeps items aligned)
     refuses: tuple = ()     # float parameters with no derivative here: differentiating
     #                         through one is a MissingRuleError, never a silent zero

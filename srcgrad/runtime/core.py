@@ -111,7 +111,8 @@ def unbroadcast(g, x):
     return g
 
 
-_ONES = {}   # (length, dtype) -> a row of ones, the left factor of a summing matmul
+# (length, dtype) -> a row of ones, the left factor of a summing matmul
+_ONES: dict[tuple[int, np.dtype], np.ndarray] = {}
 
 
 def sum_to_shape(g, shape):
@@ -149,7 +150,7 @@ def sum_to_shape(g, shape):
     return g.sum(axis=tuple(axes)).reshape(shape)
 
 
-_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+_DICT_VIEWS: tuple[type, ...] = (type({}.keys()), type({}.values()), type({}.items()))
 
 
 def dict_values(d):

@@ -124,4 +124,4 @@ def call_method(obj, name, /, *args, **kwargs):
 
 # Generated code calling these is differentiated again through srcgrad.dispatch.
 for _helper in (dynamic_forward, dynamic_forward_eager, dynamic_backward, dynamic_jvp):
-    _helper.__srcgrad_dispatch__ = True
+    vars(_helper)["__srcgrad_dispatch__"] = True
