@@ -32,7 +32,8 @@ def test_docs_has_its_pages():
     names = {page.name for page in PAGES}
     assert {"README.md", "getting-started.md", "functional-api.md", "tf-eager-api.md",
             "custom-rules.md", "debugging.md", "what-compiles.md", "zero-derivative.md",
-            "ahead-of-time-and-cache.md", "performance.md", "api.md"} <= names
+            "ahead-of-time-and-cache.md", "performance.md", "api.md", "pickling.md",
+            "dask.md"} <= names
 
 
 def test_every_block_is_python_sh_or_text():
