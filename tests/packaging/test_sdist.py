@@ -57,3 +57,32 @@ def test_the_metadata_is_spdx_apache_with_its_license_file():
     assert "END OF TERMS AND CONDITIONS" in license_text
     # SPDX license expressions need setuptools 77 (PEP 639).
     assert 'requires = ["setuptools>=77"]' in lines
+
+
+def _project():
+    tomllib = pytest.importorskip("tomllib")   # Python 3.11+
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def test_the_classifiers_are_known_and_agree_with_the_metadata():
+    classifiers = _project()["classifiers"]
+    assert len(classifiers) == len(set(classifiers))
+    if importlib.util.find_spec("trove_classifiers") is not None:
+        from trove_classifiers import classifiers as known
+
+        assert [c for c in classifiers if c not in known] == []
+    # PEP 639: the SPDX expression says the license; a License classifier would contradict
+    assert not [c for c in classifiers if c.startswith("License ::")]
+    minimum = _project()["requires-python"].removeprefix(">=")
+    versions = [c.rsplit(" ", 1)[1] for c in classifiers
+                if c.startswith("Programming Language :: Python :: 3.")]
+    assert versions[0] == minimum
+    assert versions == [f"3.{minor}" for minor in range(10, 10 + len(versions))]
+    assert "Typing :: Typed" in classifiers and (ROOT / "srcgrad" / "py.typed").exists()
+
+
+def test_no_project_url_is_claimed_while_there_is_no_public_home():
+    assert "urls" not in _project()
+    readme = (ROOT / "README.md").read_text()
+    assert "no public home page, repository or issue tracker yet" in readme.replace("\n", " ")
