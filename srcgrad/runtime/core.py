@@ -97,7 +97,7 @@ def unbroadcast(g, x):
         if type(g) is _NDARRAY and g.shape == x.shape and g.dtype is x.dtype:
             return g
         shape, real = x.shape, x.dtype.kind != "c"
-    elif type(g) is not _NDARRAY and not hasattr(g, "shape"):   # a number
+    elif type(g) is not _NDARRAY and (type(g) in _SCALAR_TYPES or not is_duck_array(g)):
         return g.real if type(g) is complex and kind is not complex else g
     else:
         shape, real = np.shape(x), dtype_of(x).kind != "c"
@@ -191,12 +191,12 @@ def zeros_like(x):
         return np.zeros(x.shape, dtype=x.dtype if x.dtype.kind in "fc" else np.float64)
     if (isinstance(x, (list, tuple)) and not hasattr(x, "_fields")) or isinstance(x, _DICT_VIEWS):
         return [None if v is None else zeros_like(v) for v in x]
-    if is_duck_array(x):   # a dask array: lazy zeros of its kind
-        return np.zeros_like(x, dtype=_float_dtype(x))
     if isinstance(x, np.generic):
         return x.dtype.type(0) if x.dtype.kind in "fc" else 0.0
     if isinstance(x, (int, float, complex)) or x is None:
         return 0.0
+    if is_duck_array(x):   # a dask array: lazy zeros of its kind
+        return np.zeros_like(x, dtype=_float_dtype(x))
     return {}
 
 
@@ -389,8 +389,6 @@ def restructure(dx, x):
         return zeros_like_structure(x)
     if type(x) is _NDARRAY or type(x) is _FLOAT or isinstance(x, (int, np.generic)):
         return dx
-    if is_duck_array(x):
-        return dx
     if isinstance(x, dict):
         return {k: restructure(dx[k], v) if k in dx else zeros_like_structure(v)
                 for k, v in x.items()}
@@ -409,7 +407,7 @@ def restructure(dx, x):
         if hasattr(x, "_fields"):
             return type(x)(*items)
         return tuple(items) if isinstance(x, tuple) else items
-    if isinstance(dx, dict) and hasattr(x, "__dict__"):
+    if isinstance(dx, dict) and hasattr(x, "__dict__") and not is_duck_array(x):
         result = copy.copy(x)
         for name, value in vars(x).items():
             grad = restructure(dx[name], value) if name in dx else zeros_like_structure(value)
