@@ -225,25 +225,41 @@ def add_at(dx, index, g):
 
 def _duck_add_at(dx, index, g):
     """``np.add.at`` for another library's array (dask: no ``ufunc.at``), lazily: a
-    boolean mask or distinct indices as one ``dx[index] += g``; an integer index with
-    repeats in layers that each hold an index at most once."""
-    if isinstance(index, list) or (isinstance(index, np.ndarray) and index.dtype.kind in "iu"):
-        flat = np.ravel(index) % np.shape(dx)[0]
-        pieces = np.reshape(g, (flat.size,) + tuple(np.shape(dx)[1:]))
-        order = np.argsort(flat, kind="stable")
-        starts = np.searchsorted(flat[order], flat[order])
-        rank = np.empty_like(order)
-        rank[order] = np.arange(flat.size) - starts
-        for layer in range(int(rank.max(initial=-1)) + 1):
-            where = np.flatnonzero(rank == layer)
-            dx[flat[where]] += pieces[where]
-        return
+    boolean mask as one ``dx[index] += g``; an integer list or array (alone, or along one
+    axis with full slices around it) in layers that each hold an index at most once."""
     if isinstance(index, np.ndarray) and index.dtype == bool:
         dx[index] += g
         return
-    raise TypeError("srcgrad: cannot add a cotangent into a "
-                    f"{type(dx).__module__}.{type(dx).__qualname__} at the index {index!r} "
-                    "(an integer array or list, a boolean mask, ints and slices work)")
+    found = _one_integer_axis(index)
+    if found is None:
+        raise TypeError("srcgrad: cannot add a cotangent into a "
+                        f"{type(dx).__module__}.{type(dx).__qualname__} at the index "
+                        f"{index!r} (ints, slices, a NumPy boolean mask, and an integer list or "
+                        "array along one axis work)")
+    axis, positions = found
+    shape = tuple(np.shape(dx))
+    flat = np.ravel(positions) % shape[axis]
+    pieces = np.reshape(g, shape[:axis] + (flat.size,) + shape[axis + 1:])
+    order = np.argsort(flat, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(flat.size) - np.searchsorted(flat[order], flat[order])
+    lead = (slice(None),) * axis
+    for layer in range(int(rank.max(initial=-1)) + 1):
+        where = np.flatnonzero(rank == layer)
+        dx[lead + (flat[where],)] += np.take(pieces, where, axis=axis)
+
+
+def _one_integer_axis(index):
+    """``(axis, integer positions)`` when ``index`` picks along one axis only: an integer
+    list or array, or a tuple of full slices around one; else None."""
+    items = index if type(index) is tuple else (index,)
+    picks = [k for k, item in enumerate(items) if isinstance(item, list) or (
+        isinstance(item, np.ndarray) and item.dtype.kind in "iu")]
+    full = all(k in picks or (type(items[k]) is slice and items[k] == slice(None))
+               for k in range(len(items)))
+    if len(picks) != 1 or not full:
+        return None
+    return picks[0], np.asarray(items[picks[0]], dtype=np.intp)
 
 
 def add_cotangents(a, b):

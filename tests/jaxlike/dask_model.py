@@ -34,7 +34,13 @@ def broadcasting(x):
 
 def indexing(x):
     return (np.sum(x[1:] ** 2) + x[0, 1] * x[2, 2] + np.sum(x[:, 0])
-            + np.sum(x[[0, 2, 0, 0]] ** 2) + np.sum(np.concatenate([x, x ** 2]) ** 2))
+            + np.sum(x[[0, 2, 0, 0]] ** 2) + np.sum(x[:, [3, 1, 3]] ** 3)
+            + np.sum(x[np.array([True, False, True, True])] ** 2)
+            + np.sum(np.concatenate([x, x ** 2]) ** 2))
+
+
+def masked_by_its_values(x):
+    return np.sum(x[x > 0] ** 2)
 
 
 def methods(x):

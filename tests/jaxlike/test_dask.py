@@ -85,3 +85,9 @@ def test_a_repeated_fancy_index_adds_every_occurrence(rng):
     assert computes.count == 0
     computed = gradient.compute()
     assert np.allclose(computed, numeric_grad(dask_model.indexing, (x,), 0), atol=1e-5)
+
+
+def test_a_mask_computed_from_a_dask_array_is_refused_not_guessed(rng):
+    lazy = da.from_array(rng.standard_normal((4, 4)), chunks=2)
+    with pytest.raises(TypeError, match="cannot add a cotangent into a dask"):
+        sg.grad(dask_model.masked_by_its_values)(lazy)
