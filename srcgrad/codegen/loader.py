@@ -17,7 +17,7 @@ import numpy as np
 
 from srcgrad import runtime
 
-_LOADED_FILES = set()   # the file names ``register`` gave: code srcgrad generated
+_LOADED_FILES: set[str] = set()   # the file names ``register`` gave: code srcgrad generated
 
 
 class LiveGlobals(dict):
