@@ -1,5 +1,8 @@
 """Reductions, statistics and integrals: sums, extrema, moments, order statistics."""
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from srcgrad.rules.registry import defadjoint, deflinear, defrefuses
@@ -80,8 +83,9 @@ defadjoint(np.trapezoid, "y, x=None, dx=1.0, axis=-1",
                     "dx": "np.trapezoid(y, x, dx_dot, axis)"})
 
 # Float parameters these rows have no derivative for: refused when differentiated.
-for _reduce in (np.sum, np.prod, np.max, np.min, np.amax, np.amin, np.nanmax, np.nanmin,
-                np.nansum):
+_WITH_INITIAL: tuple[Callable[..., Any], ...] = (
+    np.sum, np.prod, np.max, np.min, np.amax, np.amin, np.nanmax, np.nanmin, np.nansum)
+for _reduce in _WITH_INITIAL:
     defrefuses(_reduce, "initial")
 defrefuses(np.var, "mean")
 defrefuses(np.std, "mean")

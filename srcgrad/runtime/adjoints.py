@@ -43,8 +43,8 @@ def clip_bound_partial(a, a_min, a_max, low, high, upper):
     a_max = high if a_max is None else a_max
     floor = a if a_min is None else np.maximum(a, a_min)
     if upper:
-        return np.asarray(floor > a_max, dtype=float)
-    mask = np.asarray(a < a_min, dtype=float)
+        return as_array(floor > a_max, float)
+    mask = as_array(a < a_min, float)
     return mask if a_max is None else mask * (a_min <= a_max)
 
 

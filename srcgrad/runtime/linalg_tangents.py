@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime.core import as_array
 from srcgrad.runtime.linalg_adjoints import T, _symmetric_from
 
 
@@ -175,7 +176,7 @@ def norm_tangent(x_dot, x, ans, ord, axis, keepdims):
     gradient (``norm_adjoint`` with a unit cotangent) paired with ``x_dot``."""
     from srcgrad.runtime.linalg_adjoints import norm_adjoint
 
-    x = np.asarray(x)
+    x = as_array(x)
     gradient = norm_adjoint(np.ones(np.shape(ans)), x, ans, ord, axis, keepdims)
     paired = np.real(gradient * x_dot) if np.iscomplexobj(x) or np.iscomplexobj(x_dot) \
         else gradient * x_dot

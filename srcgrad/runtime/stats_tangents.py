@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime.core import as_array
 from srcgrad.runtime.stats_adjoints import _interp_segments, refuse_interp_period
 
 
@@ -19,7 +20,7 @@ def quantile_tangent(a_dot, a, q, axis, keepdims, method="linear"):
     if method != "linear":
         raise NotImplementedError(f"the derivative of quantile/percentile/median is "
                                   f"implemented for method='linear' only, not {method!r}")
-    a = np.asarray(a)
+    a = np.asanyarray(a)   # NumPy only: sorts and loops over the quantiles
     a_dot = np.broadcast_to(a_dot, a.shape)
     if axis is None:
         out = quantile_tangent(np.reshape(a_dot, (-1,)), np.reshape(a, (-1,)), q, 0, False)
@@ -45,8 +46,8 @@ def quantile_tangent(a_dot, a, q, axis, keepdims, method="linear"):
 def interp_tangent_x(x_dot, x, xp, fp, period=None):
     """The slope of the segment each ``x`` is in (0 outside ``xp``'s range)."""
     refuse_interp_period(period)
-    index, inside, width, _ = _interp_segments(np.asarray(x), np.asarray(xp))
-    fp = np.asarray(fp)
+    index, inside, width, _ = _interp_segments(as_array(x), as_array(xp))
+    fp = as_array(fp)
     return x_dot * inside * (fp[index + 1] - fp[index]) / width
 
 
@@ -54,7 +55,7 @@ def interp_tangent_fp(fp_dot, x, xp, left, right, period=None):
     """The blend of the two ``fp`` tangents around each ``x``; outside the range the end
     value's tangent (unless a constant ``left``/``right`` replaces it)."""
     refuse_interp_period(period)
-    x, xp, fp_dot = np.asarray(x), np.asarray(xp), np.asarray(fp_dot)
+    x, xp, fp_dot = as_array(x), as_array(xp), as_array(fp_dot)
     index, inside, _, t = _interp_segments(x, xp)
     out = np.where(inside, fp_dot[index] * (1 - t) + fp_dot[index + 1] * t, 0.0)
     if left is None:
@@ -67,7 +68,7 @@ def interp_tangent_fp(fp_dot, x, xp, left, right, period=None):
 def interp_tangent_xp(xp_dot, x, xp, fp, period=None):
     """Moving the two knots around ``x``: ``slope * ((t - 1) dxp_i - t dxp_{i+1})``."""
     refuse_interp_period(period)
-    x, xp, fp, xp_dot = np.asarray(x), np.asarray(xp), np.asarray(fp), np.asarray(xp_dot)
+    x, xp, fp, xp_dot = as_array(x), as_array(xp), as_array(fp), as_array(xp_dot)
     index, inside, width, t = _interp_segments(x, xp)
     slope = (fp[index + 1] - fp[index]) / width
     return np.where(inside, slope * ((t - 1) * xp_dot[index] - t * xp_dot[index + 1]), 0.0)
