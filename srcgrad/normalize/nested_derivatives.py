@@ -59,7 +59,7 @@ def _TRANSFORMS():   # noqa: N802  (a table, built on first use: the API imports
     return _TABLE
 
 
-_TABLE = {}
+_TABLE: dict[int, str] = {}   # id of a srcgrad transformation -> its name
 
 
 def is_transform(obj):
