@@ -61,7 +61,7 @@ class AliasFacts:
     views_at: dict = dataclasses.field(default_factory=dict)   # id(stmt) -> {view: (base, expr)}
 
     changes: int = 0               # unions and holds recorded (the fixpoint's measure)
-    _members: dict = None          # class -> its names (built once the classes are final)
+    _members: dict | None = None   # class -> its names (built once the classes are final)
     _reaches: dict = dataclasses.field(default_factory=dict)   # class -> _reach(class)
 
     def find(self, name):
