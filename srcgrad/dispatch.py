@@ -96,6 +96,10 @@ def _resolve(func, inputs, kwargs, owner_slot):
         return meta(func, inputs, kwargs)
     if isinstance(func, pickling.Derivative):   # sg.grad(f), sg.jvp(f)...: generated code
         return _derivative(func, inputs, kwargs, owner_slot)
+    nested = getattr(func, "__srcgrad_callee__", None) \
+        if isinstance(func, types.FunctionType) else None
+    if nested is not None:   # gradients_function(f): what to compile in its place
+        return _resolve(nested(), inputs, kwargs, owner_slot)   # (see eager.nesting)
     if isinstance(func, functools.partial):
         lead = [(arg, None) for arg in func.args]
         return _resolve(func.func, lead + inputs, {**func.keywords, **kwargs}, None)

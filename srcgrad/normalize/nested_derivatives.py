@@ -18,9 +18,10 @@ derivative as a callee w.r.t. all of its arguments (second order)::
 ``inner_lifted`` is a Python function compiled from the user's own lines (errors cite
 them), with the enclosing function's globals and closure cells; it is bound in the
 generated code's globals (``ParsedFunction.injected``). ``sg.grad``, ``value_and_grad``,
-``jvp``, ``hvp`` and ``elementwise_grad`` are lifted, nested in one another too
-(``sg.grad(sg.grad(inner))``); other transformations of a local function, and a
-derivative used other than by calling it, are refused at their line.
+``jvp``, ``hvp`` (nested in one another too: ``sg.grad(sg.grad(inner))``) and the eager
+``gradients_function`` / ``value_and_gradients_function`` (``params`` moved likewise) are
+lifted; other transformations of a local function, and a derivative used other than by
+calling it, are refused at their line.
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ import types
 from srcgrad import syntax
 from srcgrad.syntax import gast
 
-_LIFTED = ("grad", "value_and_grad", "jvp", "hvp", "elementwise_grad")
-_REFUSED = ("vjp", "jacobian", "jacfwd", "jacrev", "hessian")
+_LIFTED = ("grad", "value_and_grad", "jvp", "hvp", "gradients_function",
+           "value_and_gradients_function")
+_REFUSED = ("vjp", "jacobian", "jacfwd", "jacrev", "hessian", "elementwise_grad",
+            "make_vjp", "implicit_gradients", "implicit_value_and_gradients")
+_PARAMS = ("gradients_function", "value_and_gradients_function")   # TF's ``params=``
 
 
 def transform_name(parsed, func):
@@ -54,8 +58,11 @@ def transform_name(parsed, func):
 def _TRANSFORMS():   # noqa: N802  (a table, built on first use: the API imports the compiler)
     if not _TABLE:
         import srcgrad
+        from srcgrad import tfe
 
-        _TABLE.update({id(getattr(srcgrad, name)): name for name in _LIFTED + _REFUSED})
+        for module in (srcgrad, tfe):
+            _TABLE.update({id(getattr(module, name)): name for name in _LIFTED + _REFUSED
+                           if hasattr(module, name)})
     return _TABLE
 
 
@@ -104,15 +111,22 @@ def lift_local_derivatives(parsed, namer):
         if refused:
             raise parsed.error(
                 f"`sg.{refused[0]}` of a local function called inside a function being "
-                "differentiated is not supported; use sg.grad, sg.value_and_grad, sg.jvp "
-                "or sg.hvp, or take it of a module-level function", call)
+                "differentiated is not supported; use sg.grad, sg.value_and_grad, sg.jvp, "
+                "sg.hvp or a gradients_function, or take it of a module-level function",
+                call)
         key = id(root) if isinstance(root, gast.Lambda) else root.id
         if key not in lifted:
             lifted[key] = _lift(parsed, namer, fn_node, local)
         alias, free = lifted[key]
         layers[-1].args[0] = syntax.name(alias)
-        for layer in layers:
-            _shift_wrt(parsed, layer, len(free))
+        for depth, layer in enumerate(layers):
+            if transform_name(parsed, layer.func) in _PARAMS:
+                if depth != len(layers) - 1:
+                    raise parsed.error("a gradients_function here must be applied to the "
+                                       "local function itself", layer)
+                _shift_params(parsed, layer, len(free), fn_node)
+            else:
+                _shift_wrt(parsed, layer, len(free))
         _pass_free_names(parsed, call, parents, free, fn_node.name)
 
 
@@ -281,6 +295,25 @@ def _shift_wrt(parsed, layer, count):
         keywords["argnums"].value = _shifted(parsed, keywords["argnums"].value, count)
     elif len(layer.args) == 1 and "wrt" not in keywords and count:
         layer.keywords.append(gast.keyword(arg="wrt", value=syntax.const(count)))
+
+
+def _shift_params(parsed, layer, count, fn_node):
+    """``params`` of a gradients_function: indices move past the ``count`` leading
+    parameters, names stay; none (every parameter) becomes the function's own ones."""
+    keywords = {kw.arg: kw for kw in layer.keywords}
+    given = layer.args[1] if len(layer.args) > 1 else getattr(keywords.get("params"), "value",
+                                                                None)
+    if given is None or (isinstance(given, gast.Constant) and given.value is None):
+        own = len(fn_node.args.posonlyargs) + len(fn_node.args.args)
+        value = gast.Tuple(elts=[syntax.const(count + i) for i in range(own)], ctx=gast.Load())
+    else:
+        value = _shifted(parsed, given, count)
+    if len(layer.args) > 1:
+        layer.args[1] = value
+    elif "params" in keywords:
+        keywords["params"].value = value
+    else:
+        layer.keywords.append(gast.keyword(arg="params", value=value))
 
 
 def _shifted(parsed, value, count):

@@ -4,6 +4,7 @@ built inside an objective), for tests/higher/test_nested_derivatives.py."""
 import numpy as np
 
 import srcgrad as sg
+from srcgrad import tfe
 
 
 def siskind_pearlmutter(x):
@@ -146,3 +147,22 @@ def shadowed(x):
     def uses(x):
         return derivative(x)
     return uses(2.0)
+
+
+def inner_gradients_function(x):
+    def inner(y):
+        return x * y ** 2
+    return sg.gradients_function(inner)(x)[0]          # 2 x^2
+
+
+def inner_value_and_gradients_function(x):
+    def inner(a, b):
+        return x * a * b ** 2
+    value, grads = tfe.value_and_gradients_function(inner, params=[1])(1.0, x)
+    return value + grads[0]                             # x^3 + 2 x^2
+
+
+def local_elementwise_grad(x):
+    def inner(y):
+        return x * y
+    return sg.elementwise_grad(inner)(x)

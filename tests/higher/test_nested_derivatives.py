@@ -34,6 +34,8 @@ def test_no_perturbation_confusion(f, x):
     (p.inner_jvp, lambda x: 2 * np.cos(x) - 2 * x * np.sin(x)),
     (p.inner_hvp, lambda x: -2 * np.sin(x) - 2 * x * np.cos(x)),
     (p.make_scaled(1.5), lambda x: 6 * x),
+    (p.inner_gradients_function, lambda x: 4 * x),
+    (p.inner_value_and_gradients_function, lambda x: 3 * x ** 2 + 4 * x),
 ])
 @pytest.mark.parametrize("x", [0.6, -1.1])
 def test_inner_derivative_of_a_closure_against_closed_form(f, closed_form, x):
@@ -96,6 +98,8 @@ def test_generated_code_calls_the_lifted_function_with_the_enclosing_variable():
 
 @pytest.mark.parametrize("f, construct, line", [
     (p.local_jacobian, "`sg.jacobian` of a local function", "return sg.jacobian(inner)(x)"),
+    (p.local_elementwise_grad, "`sg.elementwise_grad` of a local function",
+     "return sg.elementwise_grad(inner)(x)"),
     (p.escaping_derivative, "is used as a value", "return [sg.grad(inner)]"),
     (p.shadowed, "bound again", "return derivative(x)"),
 ])
