@@ -6,18 +6,22 @@ the *outer* derivative's inputs, not as constants (else the outer derivative mis
 the path through them, or confuses the two perturbations). The local function is
 lifted to a function of its own taking those variables as leading parameters, the
 ``wrt`` of each transformation is moved past them, and every call of the derivative
-passes them first; the outer transformation then differentiates the generated inner
-derivative as a callee w.r.t. all of its arguments (second order)::
+passes them first. The transformation is applied then and there (its options are
+literals), and the calls call the generated inner derivative, which the outer
+transformation differentiates as a callee w.r.t. all of its arguments (second order)::
 
     def f(x):                                 def f(x):
-        def inner(y):                             d = sg.grad(inner_lifted, wrt=1)
-            return x * y          ->              return d(x, 3.0)
+        def inner(y):                             d = inner_grad
+            return x * y          ->              return inner_grad(x, 3.0)
         d = sg.grad(inner)
         return d(3.0)                         # inner_lifted(x, y): return x * y
+                                              # inner_grad = sg.grad(inner_lifted, wrt=1)
 
 ``inner_lifted`` is a Python function compiled from the user's own lines (errors cite
-them), with the enclosing function's globals and closure cells; it is bound in the
-generated code's globals (``ParsedFunction.injected``). ``sg.grad``, ``value_and_grad``,
+them), with the enclosing function's globals and closure cells; it and ``inner_grad``
+are bound in the generated code's globals (``ParsedFunction.injected``). When an option
+is not a literal, the call ``sg.grad(inner_lifted, wrt=W)`` stays, and the derivative is
+resolved when it is called (``srcgrad.dispatch``). ``sg.grad``, ``value_and_grad``,
 ``jvp``, ``hvp`` (nested in one another too: ``sg.grad(sg.grad(inner))``) and the eager
 ``gradients_function`` / ``value_and_gradients_function`` (``params`` moved likewise) are
 lifted; other transformations of a local function, and a derivative used other than by
@@ -127,7 +131,40 @@ def lift_local_derivatives(parsed, namer):
                 _shift_params(parsed, layer, len(free), fn_node)
             else:
                 _shift_wrt(parsed, layer, len(free))
-        _pass_free_names(parsed, call, parents, free, fn_node.name)
+        callee = _generated_now(parsed, layers)
+        if callee is not None:   # called directly: compiled and linked as a callee
+            name = namer.fresh(f"{fn_node.name}_{transform_name(parsed, layers[0].func)}")
+            parsed.injected[name] = callee
+            callee = name
+        _pass_free_names(parsed, call, parents, free, fn_node.name, callee)
+
+
+def _generated_now(parsed, layers):
+    """The generated function ``sg.grad(inner_lifted, wrt=1)`` (the whole chain) gives,
+    made now, or None when an option is not a literal or the result is srcgrad's own
+    Python rather than generated code (then it is resolved when it runs)."""
+    from srcgrad.pickling import unwrap
+
+    value = parsed.injected[layers[-1].args[0].id]
+    for layer in reversed(layers):
+        try:
+            args = [_literal(arg) for arg in layer.args[1:]]
+            keywords = {kw.arg: _literal(kw.value) for kw in layer.keywords}
+        except ValueError:
+            return None
+        if None in keywords:
+            return None
+        value = parsed.resolve(syntax.dotted_name(layer.func))(value, *args, **keywords)
+    nested = getattr(value, "__srcgrad_callee__", None)
+    target = nested() if nested is not None else unwrap(value)
+    if not isinstance(target, types.FunctionType) \
+            or (target.__module__ or "").startswith("srcgrad."):
+        return None
+    return target
+
+
+def _literal(node):
+    return ast.literal_eval(gast.gast_to_ast(syntax.clone(node)))
 
 
 def _children(node):
@@ -328,12 +365,15 @@ def _shifted(parsed, value, count):
                        "must be written out (an index, a name, or a tuple of them)", value)
 
 
-def _pass_free_names(parsed, chain, parents, free, fn_name):
+def _pass_free_names(parsed, chain, parents, free, fn_name, callee=None):
     """Prepend the enclosing variables to every call of the derivative ``chain``: called
-    at once, or bound to a name at the top of the function and only ever called."""
+    at once, or bound to a name at the top of the function and only ever called. With
+    ``callee`` (the name the generated derivative is bound to), the calls call it."""
     parent = parents.get(id(chain))
     if isinstance(parent, gast.Call) and parent.func is chain:
         parent.args[:0] = [syntax.name(name) for name in free]
+        if callee is not None:
+            parent.func = syntax.name(callee)
         return
     target = parent.targets[0] if isinstance(parent, gast.Assign) \
         and len(parent.targets) == 1 else None
@@ -350,6 +390,10 @@ def _pass_free_names(parsed, chain, parents, free, fn_name):
     for call in calls.values():
         _check_not_shadowed(parsed, call, parents, free)
         call.args[:0] = [syntax.name(name) for name in free]
+        if callee is not None:
+            call.func = syntax.name(callee)
+    if callee is not None:
+        parent.value = syntax.name(callee)
 
 
 def _check_not_shadowed(parsed, call, parents, free):

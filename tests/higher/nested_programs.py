@@ -29,6 +29,12 @@ def siskind_pearlmutter_value_and_grad(x):
     return x * slope + 0.0 * value
 
 
+def siskind_pearlmutter_option_at_run_time(x):
+    """An option that is not a literal: the derivative is resolved when it is called."""
+    check = False
+    return x * sg.grad(lambda y: x + y, check_nan=check)(1.0)
+
+
 def scaled_square_slope(x):
     """d/dy (x y^2) at y = x is 2 x^2."""
     return sg.grad(lambda y: x * y ** 2)(x)

@@ -18,7 +18,8 @@ def outer_derivatives(f, x):
 
 @pytest.mark.parametrize("f", [p.siskind_pearlmutter, p.siskind_pearlmutter_lambda,
                                p.siskind_pearlmutter_bound,
-                               p.siskind_pearlmutter_value_and_grad])
+                               p.siskind_pearlmutter_value_and_grad,
+                               p.siskind_pearlmutter_option_at_run_time])
 @pytest.mark.parametrize("x", [-2.0, 0.0, 0.7, 5.0])
 def test_no_perturbation_confusion(f, x):
     for derivative in outer_derivatives(f, x):
@@ -90,10 +91,17 @@ def test_gradient_tape_over_a_function_that_calls_grad():
     assert close(sg.gradients_function(f)(0.7)[0], 4 * 0.7)
 
 
-def test_generated_code_calls_the_lifted_function_with_the_enclosing_variable():
+def test_an_option_known_only_at_run_time_leaves_the_call_to_sg_grad():
+    source = sg.source(sg.grad(p.siskind_pearlmutter_option_at_run_time))
+    assert "sg.grad(lambda__lifted, check_nan=check, wrt=1)" in source
+    assert "_sg.dynamic_forward(_grad, False, x, 1.0)" in source
+
+
+def test_generated_code_calls_the_inner_derivative_with_the_enclosing_variable():
     source = sg.source(sg.grad(p.siskind_pearlmutter))
-    assert "sg.grad(shift_lifted, wrt=1)" in source
-    assert "_sg.dynamic_forward(_grad, False, x, 3.0)" in source
+    assert "_shift_grad, shift_grad_saved = shift_grad_forward(x, 3.0)" in source
+    assert "dx_shift_grad = shift_grad_backward(shift_grad_saved, d_shift_grad)" in source
+    assert "dynamic" not in source
 
 
 @pytest.mark.parametrize("f, construct, line", [
