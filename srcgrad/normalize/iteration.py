@@ -20,6 +20,8 @@ Before::                                    After::
     pairs = list(zip(xs, ys))                   pairs = list([(xs[i], ys[i]) for i in
                                                               range(_sg.zip_length(xs, ys))])
     table = dict(zip(names, xs))                table = {names[i]: xs[i] for i in range(...)}
+    columns = zip(*rows)                        columns = [tuple([r[i] for r in rows]) for i in
+                                                           range(_sg.zip_length(*rows))]
 
 ``_sg.zip_length`` refuses arguments that are not sequences (a dict indexed by position
 would give other items) and checks ``strict=True``.
@@ -85,6 +87,9 @@ class IterationBuiltins:
             comp = gast.DictComp(key=self.item(keys, index), value=self.item(values, index),
                                  generators=[self.positions(index, count)])
             return self.with_pre(pre, comp)
+        if kind == "zip" and len(call.args) == 1 and isinstance(call.args[0], gast.Starred) \
+                and not call.keywords:
+            return self.transposed(call)
         if kind not in ("zip", "enumerate", "reversed") or any(isinstance(a, gast.Starred)
                                                                 for a in call.args):
             return None
@@ -107,6 +112,21 @@ class IterationBuiltins:
                                                      right=start)
             items = [position, self.item(sequence, index)]
         comp = gast.ListComp(elt=gast.Tuple(elts=items, ctx=gast.Load()),
+                             generators=[self.positions(index, count)])
+        return self.with_pre(pre, comp)
+
+    def transposed(self, call):
+        """``zip(*rows)``: the list of tuples of the rows' items at each position."""
+        pre, rows = self.atom(call.args[0].value, "rows")
+        count = self.namer.temp("count")
+        length = syntax.quote_expr("_sg.zip_length(*rows, line=n)", rows=rows,
+                                   n=syntax.const(getattr(call, "lineno", None)))
+        pre.append(syntax.assign(count, length))
+        index, row = self.namer.temp("index"), self.namer.temp("row")
+        column = gast.ListComp(elt=self.item(syntax.name(row), index), generators=[
+            gast.comprehension(target=syntax.name(row, store=True), iter=syntax.clone(rows),
+                               ifs=[], is_async=0)])
+        comp = gast.ListComp(elt=syntax.call("tuple", [column]),
                              generators=[self.positions(index, count)])
         return self.with_pre(pre, comp)
 

@@ -122,3 +122,30 @@ def test_keyword_unpacking_of_constants():
         return np.sum(np.cumsum(x, **options) ** 2)
 
     check_both_modes(f, (np.array([0.5, 1.0, -2.0]),))
+
+
+def transposes_pairs(x):
+    pairs = [(x, 1.5), (2.0 * x, np.cos(x)), (x ** 2, 0.5)]
+    firsts, seconds = zip(*pairs)
+    return np.sum(firsts[1] * seconds[1]) + np.sum(np.stack(firsts) ** 2)
+
+
+def loops_over_transposed_rows(x):
+    rows = [[x, np.sin(x)], [x * x, 2.0]]
+    total = 0.0
+    for a, b in zip(*rows):
+        total = total + np.sum(a * b)
+    return total
+
+
+@pytest.mark.parametrize("f", [transposes_pairs, loops_over_transposed_rows])
+def test_zip_of_unpacked_rows(f):
+    check_both_modes(f, (np.array([0.4, -0.9]),))
+
+
+def test_zip_of_unpacked_rows_keeps_tuples():
+    def f(x):
+        a, b = zip(*[(x, 1.0), (x, 2.0)])
+        return a[0] * b[1] + a[1] * b[0] + len(a + (1, 2))
+
+    assert sg.grad(f)(3.0) == pytest.approx(3.0)
