@@ -28,7 +28,7 @@ from srcgrad import debug, guards, syntax, unit_cache
 from srcgrad.analysis import escapes
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
-from srcgrad.codegen import emit, loader
+from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
@@ -144,6 +144,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
         except Exception:   # a stored entry that no longer loads: generated afresh
             stored = stored.rejected()
     parsed = check_function(parsed)
+    parsed.default_values = defaults.name_defaults(parsed.fn, parsed.node)
     base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
     roles = ("forward", "backward", "grad", "value_and_grad")
     namer = Namer(syntax.names_in(parsed.node) + [parsed.node.name])
@@ -207,6 +208,8 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
     unit.namespace = loader.LiveGlobals(parsed.fn)
     unit.namespace.update({name: obj for name, _, obj in unit.guards})
     unit.namespace.update(parsed.injected)
+    unit.namespace.update(getattr(parsed, "default_values", None)
+                          or defaults.default_bindings(parsed.fn, parsed.node))
     unit.filename = loader.register(module.source, unit.fn.__qualname__)
     debug.annotate_lines(unit)
     for role, alias in module.functions.items():

@@ -23,7 +23,7 @@ import weakref
 from srcgrad import cache as disk_cache
 from srcgrad import compiler, debug, guards, syntax, unit_cache
 from srcgrad.analysis import escapes
-from srcgrad.codegen import emit, loader
+from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
@@ -106,6 +106,7 @@ def _compile(fn, wrt, created):
         except Exception:   # a stored entry that no longer loads: generated afresh
             stored = stored.rejected()
     parsed = check_function(parsed)
+    parsed.default_values = defaults.name_defaults(parsed.fn, parsed.node)
     base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
     namer = Namer(syntax.names_in(parsed.node) + [parsed.node.name])
     jvp_name = namer.fresh(f"{base}_jvp")
@@ -155,6 +156,8 @@ def _load(unit, parsed, module, links):
     unit.namespace = loader.LiveGlobals(parsed.fn)
     unit.namespace.update({name: obj for name, _, obj in unit.guards})
     unit.namespace.update(parsed.injected)
+    unit.namespace.update(getattr(parsed, "default_values", None)
+                          or defaults.default_bindings(parsed.fn, parsed.node))
     unit.filename = loader.load(module.source, unit.fn.__qualname__ + " jvp", unit.namespace)
     debug.annotate_lines(unit)
     unit.functions = {"jvp": unit.namespace[module.functions["jvp"]]}

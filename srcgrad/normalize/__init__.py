@@ -43,7 +43,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     node = parsed.node
     lift_local_derivatives(parsed, namer)
     convert_sequence_operands(parsed)
-    local_functions = collect_local_functions(parsed)
+    local_functions = collect_local_functions(parsed, namer)
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)

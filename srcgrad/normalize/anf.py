@@ -31,6 +31,7 @@ from __future__ import annotations
 import types
 
 from srcgrad import syntax
+from srcgrad.normalize.dict_methods import DictMethods
 from srcgrad.normalize.expansions import ExpandingForms
 from srcgrad.normalize.functional import FunctionalBuiltins
 from srcgrad.normalize.iteration import IterationBuiltins, is_range_call
@@ -49,7 +50,7 @@ def to_anf(body, namer, local_functions=None, parsed=None, inliner=None):
     return _Flattener(namer, local_functions or {}, parsed, inliner).block(body)
 
 
-class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
+class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMethods):
     def __init__(self, namer, local_functions, parsed, inliner=None):
         self.namer = namer
         self.local_functions = local_functions
@@ -71,6 +72,9 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
         if isinstance(stmt, gast.Assign):
             return self.assign(stmt.targets[0], stmt.value)
         if isinstance(stmt, gast.Expr):
+            update = self.dict_update(stmt.value)
+            if update is not None:
+                return self.block(update)
             pre, value = self.simple(stmt.value)
             return pre + [gast.Expr(value=value)]
         if isinstance(stmt, gast.Return):
@@ -247,6 +251,8 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins):
                 finally:
                     self.inliner.leaving()
             lowered = self.functional_call(expr)
+            if lowered is None:
+                lowered = self.dict_setdefault(expr, preferred)
             if lowered is None:
                 lowered = self.iteration_value(expr)
             return lowered if lowered is not None else self.call(expr)

@@ -106,6 +106,8 @@ def _parse_inlinable(fn):
     args = node.args
     if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
         return None
+    if any(not isinstance(d, gast.Constant) for d in args.defaults):
+        return None   # evaluated where the ``def`` ran: its own unit binds the values
     statements = [n for n in gast.walk(node) if isinstance(n, gast.stmt)]
     if len(statements) > MAX_STATEMENTS + 1:
         return None

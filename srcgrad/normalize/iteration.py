@@ -20,6 +20,7 @@ Before::                                    After::
     pairs = list(zip(xs, ys))                   pairs = list([(xs[i], ys[i]) for i in
                                                               range(_sg.zip_length(xs, ys))])
     table = dict(zip(names, xs))                table = {names[i]: xs[i] for i in range(...)}
+    params = dict(w=w, b=b)                     params = {'w': w, 'b': b}
     columns = zip(*rows)                        columns = [tuple([r[i] for r in rows]) for i in
                                                            range(_sg.zip_length(*rows))]
 
@@ -79,6 +80,10 @@ class IterationBuiltins:
         list of its items, built by a comprehension over positions; ``dict(zip(ks, vs))``
         the dict. None when ``call`` is neither."""
         kind = self.builtin_name(call)
+        if kind == "dict":
+            display = self.dict_display(call)
+            if display is not None:
+                return self.simple(display)
         if kind == "dict" and len(call.args) == 1 and not call.keywords \
                 and self.builtin_name(call.args[0]) == "zip" and len(call.args[0].args) == 2 \
                 and not any(isinstance(a, gast.Starred) for a in call.args[0].args):
@@ -114,6 +119,28 @@ class IterationBuiltins:
         comp = gast.ListComp(elt=gast.Tuple(elts=items, ctx=gast.Load()),
                              generators=[self.positions(index, count)])
         return self.with_pre(pre, comp)
+
+    @staticmethod
+    def dict_display(call):
+        """``dict(a=x, b=y)`` -> ``{'a': x, 'b': y}``; ``dict([(k, v), ...])`` and
+        ``dict((k, v) for ...)``, pairs written out, -> a dict display or comprehension.
+        None for any other ``dict(...)`` (a value that may be a dict or pairs is left to
+        the rule table)."""
+        if not call.args and all(kw.arg is not None for kw in call.keywords):
+            return gast.Dict(keys=[syntax.const(kw.arg) for kw in call.keywords],
+                             values=[kw.value for kw in call.keywords])
+        if len(call.args) != 1 or call.keywords:
+            return None
+        pairs = call.args[0]
+        if isinstance(pairs, (gast.List, gast.Tuple)) and all(
+                isinstance(p, gast.Tuple) and len(p.elts) == 2 for p in pairs.elts):
+            return gast.Dict(keys=[p.elts[0] for p in pairs.elts],
+                             values=[p.elts[1] for p in pairs.elts])
+        if isinstance(pairs, (gast.ListComp, gast.GeneratorExp)) \
+                and isinstance(pairs.elt, gast.Tuple) and len(pairs.elt.elts) == 2:
+            return gast.DictComp(key=pairs.elt.elts[0], value=pairs.elt.elts[1],
+                                 generators=pairs.generators)
+        return None
 
     def transposed(self, call):
         """``zip(*rows)``: the list of tuples of the rows' items at each position."""

@@ -27,9 +27,11 @@ from srcgrad import syntax
 from srcgrad.syntax import gast
 
 
-def collect_local_functions(parsed):
+def collect_local_functions(parsed, namer=None):
     """Remove top-level nested ``def``s / lambda assignments from ``parsed.node`` and
-    return them as ``{name: FunctionDef}``."""
+    return them as ``{name: FunctionDef}``. A default that is not a literal is evaluated
+    where the ``def`` was, as Python does, into a fresh name the inlined calls read
+    (``def predict(x, params=params)`` -> ``predict_params = params``)."""
     local, body = {}, []
     for stmt in parsed.node.body:
         fn = _as_function(stmt)
@@ -39,10 +41,32 @@ def collect_local_functions(parsed):
         if fn.name in local:
             raise parsed.error(f"the local function `{fn.name}` is defined twice", stmt)
         local[fn.name] = fn
+        if namer is not None:
+            body += _bind_defaults(fn, namer, stmt.lineno)
     parsed.node.body = body
     if local:
         _check_uses(parsed, local)
     return local
+
+
+def _bind_defaults(fn, namer, lineno):
+    """``fn_param = <default>`` for each non-literal default of ``fn``, which then reads
+    that name."""
+    binds = []
+    args = fn.args
+    positional = args.posonlyargs + args.args
+    params = positional[len(positional) - len(args.defaults):] + args.kwonlyargs
+    for field in ("defaults", "kw_defaults"):
+        values = getattr(args, field)
+        for i, default in enumerate(values):
+            if default is None or isinstance(default, gast.Constant):
+                continue
+            param = params[i] if field == "defaults" else args.kwonlyargs[i]
+            name = namer.fresh(f"{fn.name}_{param.id}")
+            binds.append(syntax.assign(name, default))
+            values[i] = syntax.name(name)
+    syntax.set_line(binds, lineno)
+    return binds
 
 
 def _as_function(stmt):

@@ -23,6 +23,7 @@ defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.cl
            rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
            rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of,
            rt.is_duck_array)
+defnondiff(rt.require_dict)   # d.update(...) / d.setdefault(...) lowered to item writes
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")

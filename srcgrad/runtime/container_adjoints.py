@@ -74,6 +74,11 @@ def dict_default_tangent(default_dot, d, key):
     return zeros_like(default_dot) if key in d else default_dot
 
 
+def require_dict(d, method):
+    """Check that ``d.method(...)``, compiled as the dict method, is one."""
+    _require_dict(d, method)
+
+
 def _require_dict(d, method):
     if type(d) is not dict:
         raise TypeError(f"srcgrad differentiates `.{method}()` as the dict method, but it "
