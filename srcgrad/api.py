@@ -46,6 +46,12 @@ def parameter_names(fn, bound):
     return params + [p.name for p in signature if p.kind == kinds.KEYWORD_ONLY]
 
 
+def _varargs_name(fn):
+    """The name of ``fn``'s ``*args`` parameter (``wrt`` reaches it by name), or None."""
+    return next((p.name for p in own_signature(fn).parameters.values()
+                 if p.kind == inspect.Parameter.VAR_POSITIONAL), None)
+
+
 def resolve_wrt(fn, wrt, bound=None):
     """``wrt`` (index, name, or tuple of them) as parameter names: a str or a tuple."""
     params = parameter_names(fn, bound)
@@ -57,11 +63,16 @@ def resolve_wrt(fn, wrt, bound=None):
 def _one_param(fn, params, w):
     if isinstance(w, bool) or not isinstance(w, (int, str)):
         raise TypeError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")
+    varargs = _varargs_name(fn)
     if isinstance(w, int):
         if not -len(params) <= w < len(params):
+            hint = f"; wrt={varargs!r} differentiates w.r.t. the tuple of arguments " \
+                f"*{varargs} receives" if varargs else ""
             raise ValueError(f"wrt={w} is out of range: {fn.__name__} has {len(params)} "
-                             f"positional parameter(s) {tuple(params)}")
+                             f"positional parameter(s) {tuple(params)}{hint}")
         return params[w]
+    if w == varargs:   # the tuple of extra positional arguments: a tuple of gradients
+        return w
     if w not in params:
         raise ValueError(f"wrt={w!r} is not a parameter of {fn.__name__}{tuple(params)}")
     return w
