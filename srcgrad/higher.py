@@ -19,6 +19,7 @@ import numpy as np
 from srcgrad import api, compiler, runtime
 from srcgrad.codegen import loader
 from srcgrad.compiler_forward import call_jvp, forward_unit
+from srcgrad.frontend import transforms
 from srcgrad.pickling import attribute, derivative, with_attributes
 from srcgrad.typing import Function, Wrt
 
@@ -168,3 +169,5 @@ def hessian(f: Function, wrt: Wrt = api.FIRST, *,
     # forward mode over the generated gradient
     with_attributes(hessian_fn, source=attribute(product, "source"))
     return derivative(hessian_fn, "srcgrad.higher.hessian", f, wrt=wrt, argnums=argnums)
+
+transforms.register(globals())   # sg.grad called in a differentiated function

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from srcgrad import api, pytree
+from srcgrad.frontend import transforms
 from srcgrad.pickling import attribute, derivative, with_attributes
 from srcgrad.runtime import core
 from srcgrad.typing import Function, Wrt
@@ -193,3 +194,5 @@ def _nest(inputs, row, single):
     trees = [pytree.flatten(tree)[1].unflatten(next(row) for _ in pytree.leaves(tree))
              for tree in inputs]
     return trees[0] if single else tuple(trees)
+
+transforms.register(globals())   # sg.grad called in a differentiated function

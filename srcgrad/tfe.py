@@ -17,6 +17,7 @@ import numpy as np
 
 from srcgrad import eager
 from srcgrad.eager import Tensor, Variable, constant
+from srcgrad.frontend import transforms
 from srcgrad.runtime.variables import VariableBase
 
 __all__ = [
@@ -97,3 +98,5 @@ class GradientTape(eager.GradientTape):
 
     def batch_jacobian(self, *args, **kwargs):
         return _tensor(super().batch_jacobian(*args, **kwargs))
+
+transforms.register(globals())   # sg.grad called in a differentiated function

@@ -23,9 +23,12 @@ from srcgrad.eager.functions import (
 from srcgrad.eager.tape import GradientTape, UnconnectedGradients
 from srcgrad.eager.variables import Tensor, Variable, constant
 from srcgrad.eager.vjp import make_vjp
+from srcgrad.frontend import transforms
 
 __all__ = [
     "GradientTape", "Tensor", "UnconnectedGradients", "Variable", "constant",
     "gradients_function", "implicit_gradients", "implicit_value_and_gradients",
     "make_vjp", "tape_aware", "value_and_gradients_function",
 ]
+
+transforms.register(globals())   # sg.grad called in a differentiated function

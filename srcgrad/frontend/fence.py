@@ -17,7 +17,7 @@ import builtins
 
 from srcgrad import syntax
 from srcgrad.frontend.freshness import compiles_to, stale_source_error
-from srcgrad.normalize.nested_derivatives import lambdas_given_to_transforms
+from srcgrad.frontend.transforms import lambdas_given_to_transforms
 from srcgrad.syntax import gast
 
 # node type -> why it is rejected

@@ -10,7 +10,7 @@ import numpy as np
 
 from srcgrad import syntax
 from srcgrad.frontend.freshness import own_signature
-from srcgrad.normalize.nested_derivatives import is_transform
+from srcgrad.frontend.transforms import is_transform
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name

@@ -34,59 +34,10 @@ import ast
 import types
 
 from srcgrad import syntax
+from srcgrad.frontend.transforms import LIFTED, transform_name
 from srcgrad.syntax import gast
 
-_LIFTED = ("grad", "value_and_grad", "jvp", "hvp", "gradients_function",
-           "value_and_gradients_function")
-_REFUSED = ("vjp", "jacobian", "jacfwd", "jacrev", "hessian", "elementwise_grad",
-            "make_vjp", "implicit_gradients", "implicit_value_and_gradients")
 _PARAMS = ("gradients_function", "value_and_gradients_function")   # TF's ``params=``
-
-
-def transform_name(parsed, func):
-    """``"grad"`` when ``func`` (a call's callee) denotes ``sg.grad`` (and so on for
-    srcgrad's other transformations), else None."""
-    dotted = syntax.dotted_name(func)
-    if dotted is None or parsed is None:
-        return None
-    try:
-        obj = parsed.resolve(dotted)
-    except KeyError:
-        return None
-    name = _TRANSFORMS().get(id(obj))
-    if name is not None:
-        parsed.assume(dotted)
-    return name
-
-
-def _TRANSFORMS():   # noqa: N802  (a table, built on first use: the API imports the compiler)
-    if not _TABLE:
-        import srcgrad
-        from srcgrad import tfe
-
-        for module in (srcgrad, tfe):
-            _TABLE.update({id(getattr(module, name)): name for name in _LIFTED + _REFUSED
-                           if hasattr(module, name)})
-    return _TABLE
-
-
-_TABLE: dict[int, str] = {}   # id of a srcgrad transformation -> its name
-
-
-def is_transform(obj):
-    """Is ``obj`` one of srcgrad's transformations (``sg.grad``...)?"""
-    return id(obj) in _TRANSFORMS()
-
-
-def lambdas_given_to_transforms(parsed):
-    """Lambdas passed straight to a transformation (``sg.grad(lambda y: x * y)``): the
-    fence lets these through, this pass lifts them."""
-    found = set()
-    for node in syntax.walk(parsed.node):
-        if isinstance(node, gast.Call) and node.args and isinstance(node.args[0], gast.Lambda) \
-                and transform_name(parsed, node.func) is not None:
-            found.add(id(node.args[0]))
-    return found
 
 
 def lift_local_derivatives(parsed, namer):
@@ -111,7 +62,7 @@ def lift_local_derivatives(parsed, namer):
         else:
             continue   # a global function: compiled as a callee when called
         refused = [transform_name(parsed, layer.func) for layer in layers
-                   if transform_name(parsed, layer.func) not in _LIFTED]
+                   if transform_name(parsed, layer.func) not in LIFTED]
         if refused:
             raise parsed.error(
                 f"`sg.{refused[0]}` of a local function called inside a function being "

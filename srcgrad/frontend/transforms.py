@@ -1,0 +1,64 @@
+"""srcgrad's own transformations called in a user's function: ``sg.grad(inner)``.
+
+The fence lets a lambda through when it is given straight to one of them, and
+``normalize.nested_derivatives`` lifts the local functions they are given; call
+classification (``modes.calls``) treats ``sg.grad(f)`` as a function-valued call.
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+LIFTED = ("grad", "value_and_grad", "jvp", "hvp", "gradients_function",
+          "value_and_gradients_function")
+REFUSED = ("vjp", "jacobian", "jacfwd", "jacrev", "hessian", "elementwise_grad",
+           "make_vjp", "implicit_gradients", "implicit_value_and_gradients")
+
+
+def transform_name(parsed, func):
+    """``"grad"`` when ``func`` (a call's callee) denotes ``sg.grad`` (and so on for
+    srcgrad's other transformations), else None."""
+    dotted = syntax.dotted_name(func)
+    if dotted is None or parsed is None:
+        return None
+    try:
+        obj = parsed.resolve(dotted)
+    except KeyError:
+        return None
+    name = _TABLE.get(id(obj))
+    if name is not None:
+        parsed.assume(dotted)
+    return name
+
+
+_TABLE: dict[int, str] = {}   # id of a srcgrad transformation -> its name
+_KEPT: list = []              # the functions themselves: their ids stay theirs
+
+
+def register(namespace):
+    """Called by each module that defines transformations (``api.functional``,
+    ``api.higher``, ``api.jacobians``, ``eager``, ``tfe``) as it loads, with its
+    globals: the frontend knows them by identity without importing the layers above
+    it, and a user's function can only name one whose module has loaded."""
+    for name in LIFTED + REFUSED:
+        function = namespace.get(name)
+        if function is not None:
+            _TABLE[id(function)] = name
+            _KEPT.append(function)
+
+
+def is_transform(obj):
+    """Is ``obj`` one of srcgrad's transformations (``sg.grad``...)?"""
+    return id(obj) in _TABLE
+
+
+def lambdas_given_to_transforms(parsed):
+    """Lambdas passed straight to a transformation (``sg.grad(lambda y: x * y)``): the
+    fence lets these through, this pass lifts them."""
+    found = set()
+    for node in syntax.walk(parsed.node):
+        if isinstance(node, gast.Call) and node.args and isinstance(node.args[0], gast.Lambda) \
+                and transform_name(parsed, node.func) is not None:
+            found.add(id(node.args[0]))
+    return found
