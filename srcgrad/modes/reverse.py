@@ -64,7 +64,18 @@ class ReverseResult:
     seed_helper: str = "_sg.seed"   # what the fused functions call to seed the output
 
 
-class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
+class ReverseMode:
+    """The facts about one function (its CFG, activity, arrays, containers, scalars)
+    and the statement-by-statement transformation. The parts with a job of their own
+    are collaborators it holds, each given the mode:
+
+    - ``rules``               a rule-table row expanded at a call (``RuleExpander``)
+    - ``calls``               calls of user functions and of values (``CallExpander``)
+    - ``bookkeeping``         adding a contribution to an adjoint (``AdjointBookkeeping``)
+    - ``container_adjoints``  writes into lists, dicts and items (``ContainerAdjoints``)
+    - ``loop_adjoints``       ``for`` and ``while`` loops, forward and reversed
+    """
+
     def __init__(self, parsed, node, wrt, namer, callee_names, eager=False,
                  scalar_params=False):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
@@ -83,10 +94,13 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         self.surely_defined = defined_names(self.cfg, self.params, definitely=True)
         self.stack = namer.fresh("stack")
         self.rules = RuleExpander(self)
+        self.calls = CallExpander(self)
+        self.bookkeeping = AdjointBookkeeping(self)
+        self.container_adjoints = ContainerAdjoints(self)
+        self.loop_adjoints = LoopAdjoints(self)
         self.callees = []
         self.escapes = []   # errors locating what lets a differentiated value out
         self.loop_depth = 0
-        self.calls = CallExpander(self)
         self.local_ids = set()    # statements saved per iteration (see iteration_locals)
         self.primal_live = None
         self.containers = _container_names(node.body, self.params)
@@ -205,7 +219,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             return [gast.If(test=stmt.test, body=self.forward_block(stmt.body) or [gast.Pass()],
                             orelse=self.forward_block(stmt.orelse))]
         if isinstance(stmt, (gast.For, gast.While)):
-            return self.forward_loop(stmt)
+            return self.loop_adjoints.forward_loop(stmt)
         if isinstance(stmt, gast.With):
             return [gast.With(items=stmt.items, body=self.forward_block(stmt.body) or [gast.Pass()],
                               type_comment=None)]
@@ -213,7 +227,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             return [gast.Try(body=self.forward_block(stmt.body) or [gast.Pass()], handlers=[],
                              orelse=[], finalbody=self.forward_block(stmt.finalbody))]
         if isinstance(stmt, gast.Expr):
-            return self.forward_bare_call(stmt)
+            return self.container_adjoints.forward_bare_call(stmt)
         return [stmt]
 
     def forward_assign(self, stmt):
@@ -253,16 +267,16 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         if isinstance(stmt, gast.Assign):
             target = stmt.targets[0]
             if isinstance(target, gast.Subscript):
-                return self.backward_subscript_write(stmt, target, state)
+                return self.container_adjoints.backward_subscript_write(stmt, target, state)
             out = []
-            inplace = self.inplace_call(stmt.value)
+            inplace = self.container_adjoints.inplace_call(stmt.value)
             if list_pop(stmt.value):   # even without a cotangent: keeps lists aligned
-                out += self.pop_adjoint(stmt, stmt.value, target.id, state)
+                out += self.container_adjoints.pop_adjoint(stmt, stmt.value, target.id, state)
             elif inplace is not None:
-                out += self.inplace_adjoint(stmt, *inplace, target.id, state)
+                out += self.container_adjoints.inplace_adjoint(stmt, *inplace, target.id, state)
             elif target.id in state and self.is_active(stmt, target.id):
                 if not self.reads_slots(stmt.value):
-                    out += self.densify(target.id, state)
+                    out += self.bookkeeping.densify(target.id, state)
                 out += self.adjoint_of(stmt, target.id, stmt.value, state)
             if self.calls.saved_name(stmt) and self.loop_depth > 0:
                 out.append(self.pop(self.calls.saved_name(stmt)))
@@ -273,7 +287,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         if isinstance(stmt, gast.If):
             return [] if is_loop_exit(stmt) else self.backward_if(stmt, state)
         if isinstance(stmt, (gast.For, gast.While)):
-            return self.backward_loop(stmt, state)
+            return self.loop_adjoints.backward_loop(stmt, state)
         if isinstance(stmt, gast.With):
             # Without an exception a `with` block runs straight through: so does its adjoint.
             return self.backward_block(stmt.body, state)
@@ -281,7 +295,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             return self.backward_block(stmt.finalbody, state) \
                 + self.backward_block(stmt.body, state)
         if isinstance(stmt, gast.Expr):
-            return self.backward_bare_call(stmt, state)
+            return self.container_adjoints.backward_bare_call(stmt, state)
         return []
 
     @staticmethod
@@ -296,7 +310,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         if isinstance(value, gast.Name):
             if not self.varied(stmt, value):
                 return []
-            return self.accumulate(value.id, syntax.name(g), state)
+            return self.bookkeeping.accumulate(value.id, syntax.name(g), state)
         if isinstance(value, gast.BinOp) and self.concatenates(value):
             return self.concat_adjoint(stmt, value, g, state)
         if isinstance(value, gast.BinOp):
@@ -310,7 +324,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         if isinstance(value, gast.Subscript):
             if not self.varied(stmt, value.value):
                 return []
-            return self.add_at(value.value.id, value.slice, syntax.name(g), state)
+            return self.bookkeeping.add_at(value.value.id, value.slice, syntax.name(g), state)
         if isinstance(value, (gast.Tuple, gast.List)):
             # A list's slot may have been cleared (``_sg.clear_item``) to a scalar 0.0 by
             # an overwrite with a value of another shape: get_item gives zeros shaped like
@@ -321,7 +335,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             for i, elt in enumerate(value.elts):
                 if self.varied(stmt, elt):
                     item = syntax.quote_expr(template, g=g, i=syntax.const(i), v=elt)
-                    out += self.accumulate(elt.id, item, state)
+                    out += self.bookkeeping.accumulate(elt.id, item, state)
             return out
         if isinstance(value, gast.Attribute):
             return self.attribute_adjoint(stmt, value, g, state)
@@ -330,7 +344,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             for key, item in zip(value.keys, value.values):
                 if self.varied(stmt, item):
                     part = syntax.quote_expr("_sg.get_item(g, k, v)", g=g, k=key, v=item)
-                    out += self.accumulate(item.id, part, state)
+                    out += self.bookkeeping.accumulate(item.id, part, state)
             return out
         return []
 
@@ -344,7 +358,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             if self.varied(stmt, side):
                 part = syntax.quote_expr("_sg.concat_part(g, a, b, k)", g=g, a=value.left,
                                          b=value.right, k=syntax.const(which))
-                out += self.accumulate(side.id, part, state)
+                out += self.bookkeeping.accumulate(side.id, part, state)
         return out
 
     def attribute_adjoint(self, stmt, value, g, state):
@@ -354,9 +368,10 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
             return []
         template = ARRAY_ATTRIBUTES.get(value.attr)
         if template is not None:
-            return self.accumulate(value.value.id, syntax.quote_expr(template, g=g), state)
+            contribution = syntax.quote_expr(template, g=g)
+            return self.bookkeeping.accumulate(value.value.id, contribution, state)
         base = value.value.id
-        out = self.own(base, state)
+        out = self.bookkeeping.own(base, state)
         out += syntax.quote("_sg.add_attr(d, name, g)", d=self.namer.adjoint(base),
                             name=syntax.const(value.attr), g=g)
         return out
@@ -372,7 +387,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         if info.kind == "variable":
             return self.variable_read_adjoint(stmt, info, g, state)
         if info.kind == "structure":
-            return self.structure_adjoint(stmt, info, g, state)
+            return self.container_adjoints.structure_adjoint(stmt, info, g, state)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"
@@ -392,7 +407,7 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         obj = info.args[0]
         out = syntax.quote("_sg.variable_cotangent(obj, g)", obj=obj, g=g)
         if self.varied(stmt, obj):
-            out += self.accumulate(obj.id, syntax.name(g), state)
+            out += self.bookkeeping.accumulate(obj.id, syntax.name(g), state)
         return out
 
     def backward_if(self, stmt, state):
@@ -401,9 +416,9 @@ class ReverseMode(ContainerAdjoints, LoopAdjoints, AdjointBookkeeping):
         else_code = self.backward_block(stmt.orelse, else_state)
         for name in sorted(set(then_state) | set(else_state)):
             if name not in then_state:
-                then_code += self.materialize(name, then_state)
+                then_code += self.bookkeeping.materialize(name, then_state)
             if name not in else_state:
-                else_code += self.materialize(name, else_state)
+                else_code += self.bookkeeping.materialize(name, else_state)
         state.clear()
         for name in then_state:
             both_owned = then_state[name] == OWNED and else_state[name] == OWNED

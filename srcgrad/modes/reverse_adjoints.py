@@ -22,20 +22,24 @@ from srcgrad.syntax import gast
 
 
 class AdjointBookkeeping:
-    """Mixed into ``ReverseMode``: ``state`` maps a name to whether its adjoint's buffer
-    is ``OWNED`` or ``SHARED`` (absent: symbolically zero so far)."""
+    """How ``ReverseMode`` adds contributions to adjoints: ``state`` maps a name to
+    whether its adjoint's buffer is ``OWNED`` or ``SHARED`` (absent: symbolically zero
+    so far). Held by the mode as ``mode.bookkeeping``."""
+
+    def __init__(self, mode):
+        self.mode = mode
 
     def accumulate(self, var, contribution, state, owned=None):
         """``dvar = contribution`` the first time, ``dvar += contribution`` after."""
-        adjoint = self.namer.adjoint(var)
-        if isinstance(contribution, gast.Name) and contribution.id in self.sparse:
-            self.sparse.add(adjoint)   # the same object: it may hold None slots too
+        adjoint = self.mode.namer.adjoint(var)
+        if isinstance(contribution, gast.Name) and contribution.id in self.mode.sparse:
+            self.mode.sparse.add(adjoint)   # the same object: it may hold None slots too
         if owned is None:
             owned = isinstance(contribution, (gast.BinOp, gast.UnaryOp))
         if var not in state:
             state[var] = OWNED if owned else SHARED
             return [syntax.assign(adjoint, contribution)]
-        if var in self.containers:
+        if var in self.mode.containers:
             state[var] = OWNED
             return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
         if state[var] == OWNED:
@@ -46,12 +50,12 @@ class AdjointBookkeeping:
     def add_at(self, var, index, contribution, state):
         """``dvar[index] += contribution`` into a buffer this function owns."""
         out = self.own(var, state)
-        out += syntax.quote("_sg.add_at(d, i, c)", d=self.namer.adjoint(var),
+        out += syntax.quote("_sg.add_at(d, i, c)", d=self.mode.namer.adjoint(var),
                             i=syntax.index_value(index), c=contribution)
         return out
 
     def own(self, var, state):
-        adjoint = self.namer.adjoint(var)
+        adjoint = self.mode.namer.adjoint(var)
         if var not in state:
             return self.materialize(var, state)
         if state[var] == SHARED:
@@ -61,16 +65,16 @@ class AdjointBookkeeping:
 
     def materialize(self, var, state):
         state[var] = OWNED
-        adjoint = self.namer.adjoint(var)
-        if var in self.containers:
-            self.sparse.add(adjoint)
+        adjoint = self.mode.namer.adjoint(var)
+        if var in self.mode.containers:
+            self.mode.sparse.add(adjoint)
             return syntax.quote("d = _sg.slots_like(x)", d=adjoint, x=var)
         return syntax.quote("d = _sg.zeros_like(x)", d=adjoint, x=var)
 
     def densify(self, var, state):
         """``dvar = _sg.dense(dvar, var)`` when ``var``'s adjoint may hold ``None`` slots
         and is about to be read as a whole."""
-        adjoint = self.namer.adjoint(var)
-        if var not in state or adjoint not in self.sparse:
+        adjoint = self.mode.namer.adjoint(var)
+        if var not in state or adjoint not in self.mode.sparse:
             return []
         return syntax.quote("d = _sg.dense(d, x)", d=adjoint, x=var)

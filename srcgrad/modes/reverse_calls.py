@@ -45,7 +45,7 @@ class CallExpander:
             mode.callees.append(info.target)
             call = gast.Call(func=syntax.name(fwd_name), args=value.args,
                              keywords=value.keywords)
-            before, after = mode.guard_escaping_callee(stmt, info)
+            before, after = mode.container_adjoints.guard_escaping_callee(stmt, info)
         else:
             helper = "_sg.dynamic_forward_eager" if mode.eager else "_sg.dynamic_forward"
             owner = self.dynamic_owner(stmt, info)
@@ -104,14 +104,14 @@ class CallExpander:
                 for i, atom in enumerate(bound[param].elts):
                     if mode.varied(stmt, atom):
                         item = syntax.quote_expr("g[i]", g=grad, i=syntax.const(i))
-                        out += mode.accumulate(atom.id, item, state)
+                        out += mode.bookkeeping.accumulate(atom.id, item, state)
             elif isinstance(bound[param], gast.Dict):   # its **kwargs: one per key
                 for key, atom in zip(bound[param].keys, bound[param].values):
                     if mode.varied(stmt, atom):
                         item = syntax.quote_expr("_sg.get_item(g, k, v)", g=grad, k=key, v=atom)
-                        out += mode.accumulate(atom.id, item, state)
+                        out += mode.bookkeeping.accumulate(atom.id, item, state)
             elif mode.varied(stmt, bound[param]):
-                out += mode.accumulate(bound[param].id, syntax.name(grad), state)
+                out += mode.bookkeeping.accumulate(bound[param].id, syntax.name(grad), state)
         return out
 
     def dynamic_owner(self, stmt, info):
@@ -137,7 +137,7 @@ class CallExpander:
         out = [syntax.assign(targets, backward)]
         for atom, grad in zip(inputs, grads):
             if mode.varied(stmt, atom):
-                out += mode.accumulate(atom.id, syntax.name(grad), state)
+                out += mode.bookkeeping.accumulate(atom.id, syntax.name(grad), state)
         return out
 
     def unpacked_adjoint(self, stmt, info, inputs, backward, state):
@@ -158,11 +158,11 @@ class CallExpander:
                 part = syntax.quote_expr("_sg.unpacked_part(g, xs, start, after)", g=grads,
                                          xs=atom.value, start=syntax.const(i),
                                          after=syntax.const(after))
-                out += mode.accumulate(atom.value.id, part, state)
+                out += mode.bookkeeping.accumulate(atom.value.id, part, state)
             elif not isinstance(atom, gast.Starred) and mode.varied(stmt, atom):
                 index = syntax.const(i if i < star else i - len(inputs))
-                out += mode.accumulate(atom.id, syntax.quote_expr("g[i]", g=grads, i=index),
-                                       state)
+                contribution = syntax.quote_expr("g[i]", g=grads, i=index)
+                out += mode.bookkeeping.accumulate(atom.id, contribution, state)
         return out
 
 

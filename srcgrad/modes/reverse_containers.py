@@ -19,7 +19,12 @@ from srcgrad.syntax import gast
 
 
 class ContainerAdjoints:
-    """Methods of ``ReverseMode`` (see ``modes.reverse``) for containeradjoints."""
+    """The adjoints of writes into containers for ``ReverseMode``: bare calls
+    (``xs.append(v)``, ``xs.pop()``, in-place rule rows), subscript writes, and
+    structures built by a call. Held by the mode as ``mode.container_adjoints``."""
+
+    def __init__(self, mode):
+        self.mode = mode
 
     def backward_bare_call(self, stmt, state):
         """List growth and pops, and in-place helpers (rule rows made by ``definplace``);
@@ -38,7 +43,7 @@ class ContainerAdjoints:
         if rule.saves is not None:
             base = values[rule.params[0]]
             restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
-                                   i=values[rule.saves], stack=self.stack)[0]
+                                   i=values[rule.saves], stack=self.mode.stack)[0]
             restore.saved = base.id
             out.append(restore)
         return out
@@ -50,12 +55,12 @@ class ContainerAdjoints:
             da = _sg.field_cotangent(dp, 0, 'x', a)
         """
         out = []
-        for index, name, value in bind_fields(self.parsed, stmt, info):
-            if self.varied(stmt, value):
+        for index, name, value in bind_fields(self.mode.parsed, stmt, info):
+            if self.mode.varied(stmt, value):
                 part = syntax.quote_expr("_sg.field_cotangent(g, i, name, v)", g=g,
                                          i=syntax.const(index), name=syntax.const(name),
                                          v=value)
-                out += self.accumulate(value.id, part, state)
+                out += self.mode.bookkeeping.accumulate(value.id, part, state)
         return out
 
     def growth_adjoint(self, stmt, call, method, state):
@@ -64,15 +69,15 @@ class ContainerAdjoints:
         point of the forward sweep, so once ``lst`` may carry a derivative, its growth is
         undone even on a zero cotangent (a later read must find its item's place)."""
         base, item = call.func.value.id, call.args[0]
-        if base not in state and not self.varied(stmt, call.func.value):
+        if base not in state and not self.mode.varied(stmt, call.func.value):
             return []
-        out = self.own(base, state)
+        out = self.mode.bookkeeping.own(base, state)
         count = "" if method == "append" else ", len(v)"
-        part = syntax.quote_expr(f"_sg.pop_last(d{count})", d=self.namer.adjoint(base), v=item)
-        if self.namer.adjoint(base) in self.sparse:
+        part = syntax.quote_expr(f"_sg.pop_last(d{count})", d=self.mode.namer.adjoint(base), v=item)
+        if self.mode.namer.adjoint(base) in self.mode.sparse:
             part = syntax.quote_expr("_sg.dense(p, v)", p=part, v=item)
-        if self.varied(stmt, item):
-            out += self.accumulate(item.id, part, state, owned=True)
+        if self.mode.varied(stmt, item):
+            out += self.mode.bookkeeping.accumulate(item.id, part, state, owned=True)
         else:
             out.append(gast.Expr(value=part))
         return out
@@ -81,14 +86,14 @@ class ContainerAdjoints:
         """``x = lst.pop()`` / ``lst.pop(i)``: the cotangent of ``x`` (zeros when it has
         none) goes back on ``lst``'s cotangent where the item was."""
         base = call.func.value
-        if base.id not in state and not self.varied(stmt, base):
+        if base.id not in state and not self.mode.varied(stmt, base):
             return []
         if target is not None and target in state:
-            g = syntax.name(self.namer.adjoint(target))
+            g = syntax.name(self.mode.namer.adjoint(target))
         else:
             g = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else syntax.const(None)
-        out = self.own(base.id, state)
-        dbase = self.namer.adjoint(base.id)
+        out = self.mode.bookkeeping.own(base.id, state)
+        dbase = self.mode.namer.adjoint(base.id)
         if call.args:
             return out + syntax.quote("_sg.unpop_at(d, i, g)", d=dbase, i=call.args[0], g=g)
         return out + syntax.quote("_sg.unpop(d, g)", d=dbase, g=g)
@@ -97,10 +102,10 @@ class ContainerAdjoints:
         """(rule, bound arguments) when ``call`` calls an in-place rule row on a local."""
         if not isinstance(call, gast.Call):
             return None
-        info = self.call_info(call)
+        info = self.mode.call_info(call)
         if info.kind != "rule" or not info.rule.inplace:
             return None
-        values = self.rules.bind(call, info.rule, info.args, info.keywords)
+        values = self.mode.rules.bind(call, info.rule, info.args, info.keywords)
         return (info.rule, values) if isinstance(values[info.rule.params[0]], gast.Name) \
             else None
 
@@ -111,24 +116,25 @@ class ContainerAdjoints:
         base = values[rule.params[0]].id
         has_result = target is not None and target in state
         if base not in state and not has_result and not (
-                rule.resizes and self.varied(stmt, values[rule.params[0]])):
+                rule.resizes and self.mode.varied(stmt, values[rule.params[0]])):
             return []
         if has_result:
-            g_ans = syntax.name(self.namer.adjoint(target))
+            g_ans = syntax.name(self.mode.namer.adjoint(target))
         else:
             g_ans = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else \
                 syntax.const(None)
-        out = self.own(base, state) if rule.update is not None else []
+        out = self.mode.bookkeeping.own(base, state) if rule.update is not None else []
         if base not in state:
             return out
-        out += self.densify(base, state)
+        out += self.mode.bookkeeping.densify(base, state)
         if has_result:
-            out += self.densify(target, state)
-        subs = dict(values, g=syntax.name(self.namer.adjoint(base)), g_ans=g_ans)
+            out += self.mode.bookkeeping.densify(target, state)
+        subs = dict(values, g=syntax.name(self.mode.namer.adjoint(base)), g_ans=g_ans)
         for param, template in rule.adjoints.items():
             atom = values.get(param)
-            if isinstance(atom, gast.Name) and self.varied(stmt, atom):
-                out += self.accumulate(atom.id, syntax.quote_expr(template, **subs), state)
+            if isinstance(atom, gast.Name) and self.mode.varied(stmt, atom):
+                contribution = syntax.quote_expr(template, **subs)
+                out += self.mode.bookkeeping.accumulate(atom.id, contribution, state)
         if rule.update is not None:
             out += syntax.quote(rule.update, **subs)
         return out
@@ -142,42 +148,44 @@ class ContainerAdjoints:
         call = stmt.value
         if not isinstance(call, gast.Call):
             return [stmt]
-        info = self.call_info(call)
+        info = self.mode.call_info(call)
         if info.kind == "nondiff" or (info.kind == "rule" and not info.rule.inplace):
             return [stmt]
         operands = list(info.args or []) + [value for _, value in info.keywords or []]
         if isinstance(call.func, gast.Attribute):
             operands.append(call.func.value)
-        if not any(self.varied(stmt, atom) for atom in operands):
+        if not any(self.mode.varied(stmt, atom) for atom in operands):
             return [stmt]
-        read_back = ReadBack(self.parsed, self.node, self.locals, self.call_info,
-                             self.varied)
-        return escape_statement(self.parsed, info, stmt, lambda atom: self.varied(stmt, atom),
-                                read_back, self.escapes)
+        mode = self.mode
+        return escape_statement(mode.parsed, info, stmt, lambda atom: mode.varied(stmt, atom),
+                                self._read_back(), mode.escapes)
 
     def guard_escaping_callee(self, stmt, info):
         """See ``calls.guard_escaping_callee``: ``([], [])`` for most callees."""
-        kept = getattr(self.callee_names, "escaping", {}).get(info.target)
+        kept = getattr(self.mode.callee_names, "escaping", {}).get(info.target)
         if not kept:
             return [], []
-        read_back = ReadBack(self.parsed, self.node, self.locals, self.call_info,
-                             self.varied)
-        return guard_escaping_callee(self.parsed, stmt, info.name, kept, read_back,
-                                     self.escapes, self.namer)
+        return guard_escaping_callee(self.mode.parsed, stmt, info.name, kept, self._read_back(),
+                                     self.mode.escapes, self.mode.namer)
+
+    def _read_back(self):
+        mode = self.mode
+        return ReadBack(mode.parsed, mode.node, mode.locals, mode.call_info, mode.varied)
 
     def backward_subscript_write(self, stmt, target, state):
         base, index = target.value.id, target.slice
         out = []
         if base in state:
-            dbase = self.namer.adjoint(base)
-            if self.varied(stmt, stmt.value):
+            dbase = self.mode.namer.adjoint(base)
+            if self.mode.varied(stmt, stmt.value):
                 contribution = syntax.quote_expr("_sg.item_adjoint(dx, i, v)", dx=dbase,
                                                  i=syntax.index_value(index), v=stmt.value)
-                out += self.accumulate(stmt.value.id, contribution, state, owned=True)
-            out += self.own(base, state)
+                out += self.mode.bookkeeping.accumulate(stmt.value.id, contribution, state,
+                                                        owned=True)
+            out += self.mode.bookkeeping.own(base, state)
             out += syntax.quote("_sg.clear_item(dx, i)", dx=dbase, i=syntax.index_value(index))
         restore = syntax.quote("_sg.restore_item(x, i, stack.pop())", x=base,
-                               i=syntax.index_value(index), stack=self.stack)[0]
+                               i=syntax.index_value(index), stack=self.mode.stack)[0]
         restore.saved = base
         out.append(restore)
         return out
@@ -194,7 +202,7 @@ class ContainerAdjoints:
         rule, values = inplace
         base = values[rule.params[0]]
         saved = syntax.quote_expr("_sg.saved_item(x, i)", x=base, i=values[rule.saves])
-        return [self.push(base.id, saved, stmt), stmt]
+        return [self.mode.push(base.id, saved, stmt), stmt]
 
 
 def bind_fields(parsed, stmt, info):

@@ -26,7 +26,12 @@ from srcgrad.syntax import gast
 
 
 class LoopAdjoints:
-    """Methods of ``ReverseMode`` (see ``modes.reverse``) for loopadjoints."""
+    """Loops for ``ReverseMode``: the forward loop that counts its iterations and
+    saves per-iteration values, and the backward loop that runs them in reverse.
+    Held by the mode as ``mode.loop_adjoints``."""
+
+    def __init__(self, mode):
+        self.mode = mode
 
     def iteration_locals(self, stmt):
         """The loop body's top-level assignments whose target is set once per iteration,
@@ -34,9 +39,9 @@ class LoopAdjoints:
         once at the end of an iteration and restored when its adjoint starts, so they
         need no placeholder value before the loop."""
         if not hasattr(stmt, "_srcgrad_locals"):
-            if self.primal_live is None:
-                self.primal_live = live_names(self.cfg)
-            live = self.primal_live[self.cfg.node(stmt)]
+            if self.mode.primal_live is None:
+                self.mode.primal_live = live_names(self.mode.cfg)
+            live = self.mode.primal_live[self.mode.cfg.node(stmt)]
             stores = Counter(n.id for s in stmt.body for n in gast.walk(s)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store))
             loop_target = stmt.target.id if isinstance(stmt, gast.For) else None
@@ -45,29 +50,30 @@ class LoopAdjoints:
                 if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
                 and stores[s.targets[0].id] == 1 and s.targets[0].id not in live
                 and s.targets[0].id != loop_target]
-            self.local_ids.update(id(s) for s in stmt._srcgrad_locals)
+            self.mode.local_ids.update(id(s) for s in stmt._srcgrad_locals)
         return stmt._srcgrad_locals
 
     def forward_loop(self, stmt):
         counter = self.loop_counter(stmt)
-        local_saves = [self.push(s.targets[0].id, syntax.name(s.targets[0].id), stmt,
+        local_saves = [self.mode.push(s.targets[0].id, syntax.name(s.targets[0].id), stmt,
                                  maybe_undefined=False) for s in self.iteration_locals(stmt)]
-        self.loop_depth += 1
-        body = self.forward_block(stmt.body)
-        self.loop_depth -= 1
+        self.mode.loop_depth += 1
+        body = self.mode.forward_block(stmt.body)
+        self.mode.loop_depth -= 1
         exit_check = body.pop() if body and is_loop_exit(body[-1]) else None
         body += local_saves
         before = []
         if counter:
-            if self.loop_depth > 0:
-                before.append(self.push(counter, syntax.name(counter), stmt, maybe_undefined=True))
+            if self.mode.loop_depth > 0:
+                before.append(self.mode.push(counter, syntax.name(counter), stmt,
+                                             maybe_undefined=True))
             before += syntax.quote("n = 0", n=counter)
             body = syntax.quote("n += 1", n=counter) + body
         if isinstance(stmt, gast.For) and not is_range(stmt.iter):
             target = stmt.target.id
             if self.target_defined_outside(stmt):
-                before.append(self.push(target, syntax.name(target), stmt))
-            body.append(self.push(target, syntax.name(target), stmt))
+                before.append(self.mode.push(target, syntax.name(target), stmt))
+            body.append(self.mode.push(target, syntax.name(target), stmt))
         if exit_check:
             body.append(exit_check)
         loop = syntax.clone(stmt) if isinstance(stmt, gast.While) else gast.For(
@@ -80,70 +86,70 @@ class LoopAdjoints:
         if isinstance(stmt, gast.For) and is_range(stmt.iter) and not has_exit(stmt):
             return None
         if not hasattr(stmt, "_srcgrad_counter"):
-            stmt._srcgrad_counter = self.namer.fresh("n_iterations")
+            stmt._srcgrad_counter = self.mode.namer.fresh("n_iterations")
         return stmt._srcgrad_counter
 
     def target_defined_outside(self, stmt):
         target = stmt.target.id
         inside = {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
                   and isinstance(n.ctx, gast.Store)}
-        outside = {nd for nd in self.cfg.nodes if target in nd.defs}
-        inside_nodes = {self.cfg.by_stmt.get(id(s)) for s in gast.walk(stmt)}
-        return target in self.params or bool(outside - inside_nodes) or target not in inside
+        outside = {nd for nd in self.mode.cfg.nodes if target in nd.defs}
+        inside_nodes = {self.mode.cfg.by_stmt.get(id(s)) for s in gast.walk(stmt)}
+        return target in self.mode.params or bool(outside - inside_nodes) or target not in inside
 
     def backward_loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and is_loop_exit(stmt.body[-1]) else stmt.body
         before = []
         for _ in range(6):  # reach a state that holds at the top of every iteration
             trial = dict(state)
-            self.loop_depth += 1
+            self.mode.loop_depth += 1
             self.backward_iteration(stmt, body, trial, probe=True)
-            self.loop_depth -= 1
+            self.mode.loop_depth -= 1
             new = [n for n in trial if n not in state]
             demoted = [n for n in trial if state.get(n) == OWNED and trial[n] == SHARED]
             if not new and not demoted:
                 break
             for name in sorted(new):
-                before += self.materialize(name, state)
+                before += self.mode.bookkeeping.materialize(name, state)
             for name in demoted:
                 state[name] = SHARED
         entry = dict(state)
-        self.loop_depth += 1
+        self.mode.loop_depth += 1
         code = self.backward_iteration(stmt, body, state, probe=False)
-        self.loop_depth -= 1
+        self.mode.loop_depth -= 1
         for name in sorted(entry):
             if name not in state:
-                code += self.materialize(name, state)
+                code += self.mode.bookkeeping.materialize(name, state)
             elif entry[name] == OWNED and state[name] == SHARED:
-                code += self.own(name, state)
+                code += self.mode.bookkeeping.own(name, state)
         loop = self.reversed_loop(stmt, code)
         after = []   # the forward sweep pushed the counter, then the target: popped in reverse
         if isinstance(stmt, gast.For) and not is_range(stmt.iter) \
                 and self.target_defined_outside(stmt):
-            after.append(self.pop(stmt.target.id))
+            after.append(self.mode.pop(stmt.target.id))
         counter = self.loop_counter(stmt)
-        if counter and self.loop_depth > 0:
-            after.append(self.pop(counter))
+        if counter and self.mode.loop_depth > 0:
+            after.append(self.mode.pop(counter))
         return before + [loop] + after
 
     def backward_iteration(self, stmt, body, state, probe):
-        restores = [self.pop(s.targets[0].id) for s in reversed(self.iteration_locals(stmt))]
-        code = restores + self.backward_block(body, state)
+        restores = [self.mode.pop(s.targets[0].id) for s in reversed(self.iteration_locals(stmt))]
+        code = restores + self.mode.backward_block(body, state)
         if isinstance(stmt, gast.For) and not is_range(stmt.iter):
             target = stmt.target.id
             tail = []
-            if target in state and self.is_active(stmt, target) \
-                    and self.varied(stmt, stmt.iter):
+            if target in state and self.mode.is_active(stmt, target) \
+                    and self.mode.varied(stmt, stmt.iter):
                 index = syntax.name(self._reverse_index(stmt))
-                tail += self.add_at(stmt.iter.id, index, syntax.name(self.namer.adjoint(target)),
-                                    state)
+                item = syntax.name(self.mode.namer.adjoint(target))
+                tail += self.mode.bookkeeping.add_at(stmt.iter.id, index, item, state)
             state.pop(target, None)
-            code = [self.pop(target)] + code + tail
+            code = [self.mode.pop(target)] + code + tail
         return code
 
     def _reverse_index(self, stmt):
         if not hasattr(stmt, "_srcgrad_index"):
-            stmt._srcgrad_index = self.namer.fresh("i")
+            stmt._srcgrad_index = self.mode.namer.fresh("i")
         return stmt._srcgrad_index
 
     def reversed_loop(self, stmt, code):

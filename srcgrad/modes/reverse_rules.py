@@ -81,7 +81,7 @@ class RuleExpander:
                 total = gast.BinOp(left=total, op=gast.Add(), right=part)
             if name in self.mode.lists:   # an array cotangent of a list: a list again
                 total = syntax.quote_expr("_sg.restructure(g, x)", g=total, x=name)
-            out += self.mode.accumulate(name, total, state)
+            out += self.mode.bookkeeping.accumulate(name, total, state)
         return out
 
     def refuse_constant_params(self, stmt, rule, values, varied):
