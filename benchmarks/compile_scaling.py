@@ -41,15 +41,15 @@ SHAPES = ("distinct", "reassign")
 # (stage, module, attribute): the CPU time inside each wrapped function, the time of
 # the stages it calls left out (so the stages add up to the whole).
 STAGES = (
-    ("parse", "srcgrad.compiler", "parse_function"),
-    ("fence", "srcgrad.compiler", "check_function"),
-    ("normalize", "srcgrad.compiler", "normalize_function"),
+    ("parse", "srcgrad.compiler.reverse", "parse_function"),
+    ("fence", "srcgrad.compiler.reverse", "check_function"),
+    ("normalize", "srcgrad.compiler.reverse", "normalize_function"),
     ("reverse mode", "srcgrad.modes.reverse", "ReverseMode.run"),
-    ("assemble", "srcgrad.compiler", "_assemble"),
-    ("optimize", "srcgrad.compiler", "optimize_sweeps"),
-    ("print", "srcgrad.compiler", "emit.render_module"),
+    ("assemble", "srcgrad.compiler.reverse", "_assemble"),
+    ("optimize", "srcgrad.compiler.reverse", "optimize_sweeps"),
+    ("print", "srcgrad.compiler.reverse", "emit.render_module"),
     ("compile + exec", "srcgrad.codegen.loader", "compile"),
-    ("line notes", "srcgrad.compiler", "debug.annotate_lines"),
+    ("line notes", "srcgrad.compiler.reverse", "debug.annotate_lines"),
 )
 
 

@@ -23,7 +23,7 @@ def _first_gradient(name):
     import srcgrad as sg
     from benchmarks import workloads
 
-    importlib.import_module("srcgrad.api")   # sg.grad's modules load on first use
+    importlib.import_module("srcgrad.api.functional")   # sg.grad's modules load on first use
 
     workload = workloads.load(name)
     args = workload.inputs("full")

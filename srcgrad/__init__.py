@@ -7,6 +7,7 @@
 Every public name is listed in ``__all__``; ``help(sg.NAME)`` documents each.
 """
 
+import sys as _sys
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
@@ -17,7 +18,7 @@ __version__ = "0.1.0"
 # same names from the imports under TYPE_CHECKING below (tests/test_public_api.py keeps
 # the two lists equal).
 _EXPORTS = {
-    **{name: ("srcgrad.api", name) for name in
+    **{name: ("srcgrad.api.functional", name) for name in
        ("grad", "source", "value_and_grad", "vjp")},
     "differentiable": ("srcgrad.eager.decorator", "differentiable"),
     **{name: ("srcgrad.eager", name) for name in
@@ -26,29 +27,70 @@ _EXPORTS = {
         "value_and_gradients_function")},
     **{name: ("srcgrad.errors", name) for name in
        ("MissingRuleError", "SrcgradError", "TransformError")},
-    **{name: ("srcgrad.higher", name) for name in ("hessian", "hvp", "jvp")},
-    **{name: ("srcgrad.jacobians", name) for name in
+    **{name: ("srcgrad.api.higher", name) for name in ("hessian", "hvp", "jvp")},
+    **{name: ("srcgrad.api.jacobians", name) for name in
        ("elementwise_grad", "jacfwd", "jacobian", "jacrev")},
-    **{name: ("srcgrad.custom", name) for name in ("custom_jvp", "custom_vjp")},
-    **{name: ("srcgrad.checkpointing", name) for name in ("checkpoint", "checkpoint_loop")},
+    **{name: ("srcgrad.api.custom", name) for name in ("custom_jvp", "custom_vjp")},
+    **{name: ("srcgrad.api.checkpointing", name) for name in ("checkpoint", "checkpoint_loop")},
     **{name: ("srcgrad.rules.public", name) for name in ("defelementwise", "defrule")},
     "stop_gradient": ("srcgrad.runtime", "stop_gradient"),
-    "exec_source": ("srcgrad.interactive", "exec_source"),
+    "exec_source": ("srcgrad.frontend.interactive", "exec_source"),
 }
 
+
+# Modules that live in a package but keep a public path of their own:
+# ``import srcgrad.optimizers`` is ``srcgrad.api.optimizers``, one module under two names.
+_PUBLIC_PATHS = {"srcgrad.optimizers": "srcgrad.api.optimizers",
+                 "srcgrad.typing": "srcgrad.api.typing"}
+
+
+class _PublicPathFinder:
+    """A meta path finder (PEP 451) for ``_PUBLIC_PATHS``: the module it finds is the
+    one at the package path (imported there first), keeping its own ``__spec__``."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name not in _PUBLIC_PATHS:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(name, _PublicPathFinder)
+
+    @staticmethod
+    def create_module(spec):
+        from importlib import import_module
+
+        module = import_module(_PUBLIC_PATHS[spec.name])
+        spec.loader_state = module.__spec__
+        return module
+
+    @staticmethod
+    def exec_module(module):
+        module.__spec__ = module.__spec__.loader_state   # the import set the alias's
+
+
+_sys.meta_path.append(_PublicPathFinder)
+
 if TYPE_CHECKING:
-    from srcgrad import optimizers as optimizers
     from srcgrad import runtime as runtime
     from srcgrad import testing as testing
     from srcgrad import tfe as tfe
-    from srcgrad.api import grad as grad
-    from srcgrad.api import source as source
-    from srcgrad.api import value_and_grad as value_and_grad
-    from srcgrad.api import vjp as vjp
-    from srcgrad.checkpointing import checkpoint as checkpoint
-    from srcgrad.checkpointing import checkpoint_loop as checkpoint_loop
-    from srcgrad.custom import custom_jvp as custom_jvp
-    from srcgrad.custom import custom_vjp as custom_vjp
+    from srcgrad.api import optimizers as optimizers
+    from srcgrad.api.checkpointing import checkpoint as checkpoint
+    from srcgrad.api.checkpointing import checkpoint_loop as checkpoint_loop
+    from srcgrad.api.custom import custom_jvp as custom_jvp
+    from srcgrad.api.custom import custom_vjp as custom_vjp
+    from srcgrad.api.functional import grad as grad
+    from srcgrad.api.functional import source as source
+    from srcgrad.api.functional import value_and_grad as value_and_grad
+    from srcgrad.api.functional import vjp as vjp
+    from srcgrad.api.higher import hessian as hessian
+    from srcgrad.api.higher import hvp as hvp
+    from srcgrad.api.higher import jvp as jvp
+    from srcgrad.api.jacobians import elementwise_grad as elementwise_grad
+    from srcgrad.api.jacobians import jacfwd as jacfwd
+    from srcgrad.api.jacobians import jacobian as jacobian
+    from srcgrad.api.jacobians import jacrev as jacrev
     from srcgrad.eager import GradientTape as GradientTape
     from srcgrad.eager import Tensor as Tensor
     from srcgrad.eager import Variable as Variable
@@ -62,14 +104,7 @@ if TYPE_CHECKING:
     from srcgrad.errors import MissingRuleError as MissingRuleError
     from srcgrad.errors import SrcgradError as SrcgradError
     from srcgrad.errors import TransformError as TransformError
-    from srcgrad.higher import hessian as hessian
-    from srcgrad.higher import hvp as hvp
-    from srcgrad.higher import jvp as jvp
-    from srcgrad.interactive import exec_source as exec_source
-    from srcgrad.jacobians import elementwise_grad as elementwise_grad
-    from srcgrad.jacobians import jacfwd as jacfwd
-    from srcgrad.jacobians import jacobian as jacobian
-    from srcgrad.jacobians import jacrev as jacrev
+    from srcgrad.frontend.interactive import exec_source as exec_source
     from srcgrad.rules.public import defelementwise as defelementwise
     from srcgrad.rules.public import defrule as defrule
     from srcgrad.runtime import stop_gradient as stop_gradient
@@ -81,7 +116,7 @@ def _load_compiler():
     the compiler itself)."""
     from importlib import import_module
 
-    import_module("srcgrad.entry_points")
+    import_module("srcgrad.compiler.entry_points")
 
 
 def __getattr__(name: str):

@@ -17,7 +17,7 @@ import dataclasses
 
 import numpy as np
 
-from srcgrad import api
+from srcgrad.api import functional as api
 
 
 @dataclasses.dataclass

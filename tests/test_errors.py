@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
-from srcgrad import compiler, unit_cache
+from srcgrad.compiler import reverse as compiler
+from srcgrad.compiler import unit_cache
 
 HERE = __file__
 FILE_LINES = open(HERE).read().splitlines()

@@ -6,7 +6,7 @@ import inspect
 import numpy as np
 
 import srcgrad as sg
-from srcgrad import compiler
+from srcgrad.compiler import reverse as compiler
 
 
 def reassigned(x, c):

@@ -3,7 +3,7 @@
 A method call ``v.sum()`` is compiled as ``np.sum(v)`` only when ``v`` is proven an array:
 every assignment to ``v`` builds one from a NumPy call, arithmetic on proven arrays, an
 index into one or ``.T``. Parameters and values read from objects are never proven
-(their method calls are resolved when they run, see ``srcgrad.dispatch``).
+(their method calls are resolved when they run, see ``srcgrad.compiler.dispatch``).
 
 Before (normalized)::
 

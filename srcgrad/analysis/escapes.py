@@ -40,6 +40,7 @@ import types
 import numpy as np
 
 from srcgrad import syntax
+from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
 _INERT_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type,
@@ -229,7 +230,7 @@ class ReadBack:
     def _name_reads(self, node, kept):
         dotted = syntax.dotted_name(node)
         if dotted is None:   # an attribute of a call's result, of a subscript...
-            if isinstance(node, gast.Attribute) and not _array_attribute(node.attr):
+            if isinstance(node, gast.Attribute) and not is_array_attribute(node.attr):
                 return f"reads the attribute `.{node.attr}`"
             return self._walk(node.value, kept, False, False)
         root = dotted.split(".")[0]
@@ -237,7 +238,7 @@ class ReadBack:
             if root in kept:
                 return f"reads `{root}` again"
             attrs = dotted.split(".")[1:]
-            if attrs and not all(_array_attribute(a) for a in attrs):
+            if attrs and not all(is_array_attribute(a) for a in attrs):
                 return f"reads the attribute `{dotted}`"
             return None
         try:
@@ -259,12 +260,6 @@ class ReadBack:
 def _own_expressions(stmt):
     """The expressions of a simple statement (not the blocks of a compound one)."""
     return [child for child in gast.iter_child_nodes(stmt) if isinstance(child, gast.expr)]
-
-
-def _array_attribute(attr):
-    from srcgrad.modes.calls import is_array_attribute
-
-    return is_array_attribute(attr)
 
 
 def function_reads_state(fn, _seen=None):
@@ -302,7 +297,7 @@ def function_reads_state(fn, _seen=None):
         elif not inert(value):
             return f"reads the global `{name}`"
     for attr in _attribute_reads(code):
-        if not _array_attribute(attr):
+        if not is_array_attribute(attr):
             return f"reads the attribute `.{attr}`"
     return None
 

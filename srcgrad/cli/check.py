@@ -107,7 +107,7 @@ def _is_float(value):
 
 
 def run(args):
-    from srcgrad import api
+    from srcgrad.api import functional as api
     from srcgrad.testing import directional_check
 
     fn = load_function(args.target)

@@ -28,7 +28,7 @@ def add_parser(subparsers):
 
 
 def run(args):
-    from srcgrad import aot
+    from srcgrad.aot import emit as aot
 
     path = pathlib.Path(args.file)
     module = load_module(path)

@@ -52,7 +52,7 @@ def load_function(target):
 
 def differentiable_target(obj, label):
     """``obj`` if srcgrad can differentiate it, else a ``UsageError`` naming what it is."""
-    from srcgrad import api
+    from srcgrad.api import functional as api
 
     try:
         api._target(obj)
@@ -63,7 +63,7 @@ def differentiable_target(obj, label):
 
 def resolve_wrt(fn, wrt):
     """``--wrt`` values checked against ``fn``'s parameters (a ``UsageError`` if not)."""
-    from srcgrad import api
+    from srcgrad.api import functional as api
 
     plain, bound = api._target(fn)
     try:

@@ -25,7 +25,8 @@ def add_parser(subparsers):
 
 def run(args):
     import srcgrad as sg
-    from srcgrad import api, compiler
+    from srcgrad.api import functional as api
+    from srcgrad.compiler import reverse as compiler
 
     fn = load_function(args.target)
     wrt = 0 if not args.wrt else (args.wrt[0] if len(args.wrt) == 1 else tuple(args.wrt))

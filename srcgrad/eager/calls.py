@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from srcgrad import compiler
+from srcgrad.compiler import reverse as compiler
 from srcgrad.eager import static
 from srcgrad.eager.fastpath import (
     GENERAL,

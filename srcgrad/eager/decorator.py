@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from srcgrad import api, syntax
+from srcgrad import syntax
+from srcgrad.api import functional as api
+from srcgrad.api.typing import Function
 from srcgrad.codegen.naming import Namer
 from srcgrad.eager.calls import tape_aware
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
 from srcgrad.normalize import normalize_function
-from srcgrad.typing import Function
 
 F = TypeVar("F", bound=Function)
 

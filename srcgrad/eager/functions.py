@@ -17,17 +17,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from srcgrad import api, compiler
+from srcgrad.api import functional as api
+from srcgrad.api.typing import Function
+from srcgrad.codegen.pickling import derivative, with_attributes
+from srcgrad.compiler import reverse as compiler
 from srcgrad.eager import nesting, static
 from srcgrad.eager.fastpath import ImplicitBase, run_static
 from srcgrad.eager.gradients import differentiable
 from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
-from srcgrad.pickling import derivative, with_attributes
 from srcgrad.runtime import finish
 from srcgrad.runtime.guards import check_array_types
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
-from srcgrad.typing import Function
 
 _TRACKED = (VariableBase, Tensor)
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import inspect
 
-from srcgrad import api, compiler, runtime
+from srcgrad import runtime
+from srcgrad.api import functional as api
 from srcgrad.codegen import loader
+from srcgrad.compiler import reverse as compiler
 from srcgrad.errors import TransformError
 
 

@@ -77,7 +77,7 @@ class ParsedFunction:
 
     def assume(self, dotted):
         """``resolve``, recording what the name denotes: code generated from it is
-        valid while the name still denotes that object (see ``srcgrad.guards``)."""
+        valid while the name still denotes that object (see ``srcgrad.compiler.guards``)."""
         obj = self.resolve(dotted)
         self.assumptions.setdefault(dotted, obj)
         return obj
@@ -119,7 +119,7 @@ def parse_function(fn):
     try:   # the code object's lines: those of the wrapper that runs, if decorated
         lines, first_line = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError):
-        from srcgrad.interactive import WAYS_IN
+        from srcgrad.frontend.interactive import WAYS_IN
 
         raise TransformError(
             f"cannot read the source of {fn.__qualname__}, defined in {filename} (code run "

@@ -33,7 +33,7 @@ class CallInfo:
 def classify_call(parsed, call, local_names, arrays=frozenset()):
     """Classify ``call`` (a gast Call in A-normal form) and bind its arguments.
     ``arrays``: the locals proven NumPy arrays (``analysis.arrays``); a method of any
-    other value is resolved when it runs (``srcgrad.dispatch``). A call that unpacks
+    other value is resolved when it runs (``srcgrad.compiler.dispatch``). A call that unpacks
     its arguments (``f(*xs)``, ``f(**kw)``) binds them only when it runs: a rule-table
     or user callee is then called as a dynamic one."""
     info = _classify(parsed, call, local_names, arrays)
@@ -85,7 +85,7 @@ def call_target(parsed, call, local_names):
 
 
 def classify_object(obj, dotted, args, keywords):
-    from srcgrad.pickling import Derivative, unwrap
+    from srcgrad.codegen.pickling import Derivative, unwrap
 
     wrapped, obj = obj, unwrap(obj)   # a derivative function: the generated function it calls
     if isinstance(wrapped, Derivative) and \
@@ -112,20 +112,10 @@ def classify_object(obj, dotted, args, keywords):
         return CallInfo("user", dotted, obj, args=args, keywords=keywords)
     if structure_fields(obj) is not None:
         return CallInfo("structure", dotted, obj, args=args, keywords=keywords)
-    if _is_user_callable(obj):   # resolved when it runs (srcgrad.dispatch)
+    if _is_user_callable(obj):   # resolved when it runs (srcgrad.compiler.dispatch)
         return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
     return CallInfo("unknown", qualified_name(obj) if callable(obj) else dotted, obj,
                     args=args, keywords=keywords)
-
-
-def is_array_attribute(attr):
-    """Is ``x.attr`` something an array has (``.shape``, ``.T``, ``.sum``)? Reading it
-    says nothing about ``x`` being a container."""
-    from srcgrad.rules import NONDIFF_ATTRIBUTES
-    from srcgrad.rules.methods import ARRAY_ATTRIBUTES
-
-    return (attr in NONDIFF_ATTRIBUTES or attr in ARRAY_ATTRIBUTES or attr in ARRAY_METHODS
-            or attr in NONDIFF_METHODS)
 
 
 BUILTIN_CONTAINER_METHODS = {

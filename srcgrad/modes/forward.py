@@ -39,7 +39,6 @@ from srcgrad.modes.calls import (
     escape_statement,
     generated_variant,
     guard_escaping_callee,
-    is_array_attribute,
 )
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
@@ -47,7 +46,7 @@ from srcgrad.modes.reverse_common import concatenates, list_names
 from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
-from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS
+from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS, is_array_attribute
 from srcgrad.syntax import gast
 
 LIST_METHODS = {"append", "extend", "insert", "pop", "reverse"}
@@ -219,7 +218,7 @@ class ForwardMode:
         template = ARRAY_ATTRIBUTES.get(value.attr)
         if template is None and value.attr in ARRAY_METHODS:
             # ``x.sum`` as a value (generated code passes it to ``_sg.dynamic_forward``):
-            # a bound method carries its object's tangent (see srcgrad.dispatch)
+            # a bound method carries its object's tangent (see srcgrad.compiler.dispatch)
             return syntax.name(self.tangent(value.value.id)), state.tangents[value.value.id]
         if template is None and not is_array_attribute(value.attr):
             # A field of a NamedTuple / dataclass: its tangent is the tangent's field.
@@ -313,7 +312,7 @@ class ForwardMode:
 
     def dynamic_call(self, stmt, info, target, call, state):
         """``y = fn(a, b)`` with ``fn`` known when it runs -> ``y, y_dot =
-        _sg.dynamic_jvp(fn, owner_dot, (a, b), (a_dot, None))`` (see srcgrad.dispatch)."""
+        _sg.dynamic_jvp(fn, owner_dot, (a, b), (a_dot, None))`` (see srcgrad.compiler.dispatch)."""
         if any(self.carries(kw.value, state) for kw in call.keywords):
             raise self.parsed.error(f"forward mode passes tangents to `{info.name}`, which is "
                                     "only known when it runs, by position only", stmt)

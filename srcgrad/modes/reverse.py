@@ -31,7 +31,7 @@ from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import call_target, classify_call, generated_variant, is_array_attribute
+from srcgrad.modes.calls import call_target, classify_call, generated_variant
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
@@ -48,7 +48,7 @@ from srcgrad.modes.reverse_containers import ContainerAdjoints
 from srcgrad.modes.reverse_loops import LoopAdjoints
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
-from srcgrad.rules.methods import ARRAY_ATTRIBUTES
+from srcgrad.rules.methods import ARRAY_ATTRIBUTES, is_array_attribute
 from srcgrad.syntax import gast
 
 

@@ -68,7 +68,7 @@ class Inliner:
             - set(syntax.param_names(node.args))
         if free & self.caller_locals:   # its globals would read the caller's locals
             return None
-        self.parsed.assumptions.setdefault(name, fn)   # guarded: see srcgrad.guards
+        self.parsed.assumptions.setdefault(name, fn)   # guarded: see srcgrad.compiler.guards
         self.namer.reserve(free)
         return syntax.clone(node), fn
 

@@ -21,7 +21,7 @@ transformation differentiates as a callee w.r.t. all of its arguments (second or
 them), with the enclosing function's globals and closure cells; it and ``inner_grad``
 are bound in the generated code's globals (``ParsedFunction.injected``). When an option
 is not a literal, the call ``sg.grad(inner_lifted, wrt=W)`` stays, and the derivative is
-resolved when it is called (``srcgrad.dispatch``). ``sg.grad``, ``value_and_grad``,
+resolved when it is called (``srcgrad.compiler.dispatch``). ``sg.grad``, ``value_and_grad``,
 ``jvp``, ``hvp`` (nested in one another too: ``sg.grad(sg.grad(inner))``) and the eager
 ``gradients_function`` / ``value_and_gradients_function`` (``params`` moved likewise) are
 lifted; other transformations of a local function, and a derivative used other than by
@@ -94,7 +94,7 @@ def _generated_now(parsed, layers):
     """The generated function ``sg.grad(inner_lifted, wrt=1)`` (the whole chain) gives,
     made now, or None when an option is not a literal or the result is srcgrad's own
     Python rather than generated code (then it is resolved when it runs)."""
-    from srcgrad.pickling import unwrap
+    from srcgrad.codegen.pickling import unwrap
 
     value = parsed.injected[layers[-1].args[0].id]
     for layer in reversed(layers):

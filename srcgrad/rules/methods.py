@@ -26,3 +26,12 @@ NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all",
                    "__len__", "count", "index", "keys"}
 # Attributes that are linear functions of the array.
 ARRAY_ATTRIBUTES = {"T": "np.transpose(g)", "real": "g", "flat": None}
+
+
+def is_array_attribute(attr):
+    """Is ``x.attr`` something an array has (``.shape``, ``.T``, ``.sum``)? Reading it
+    says nothing about ``x`` being a container."""
+    from srcgrad.rules import NONDIFF_ATTRIBUTES  # (the package imports this module)
+
+    return (attr in NONDIFF_ATTRIBUTES or attr in ARRAY_ATTRIBUTES or attr in ARRAY_METHODS
+            or attr in NONDIFF_METHODS)

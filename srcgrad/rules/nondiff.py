@@ -40,5 +40,5 @@ defnondiff(
     np.linalg.matrix_rank,
 )
 
-# ``obj.count(v)``, ``x.argmax()`` reached through a value (see ``srcgrad.dispatch``).
+# ``obj.count(v)``, ``x.argmax()`` reached through a value (see ``srcgrad.compiler.dispatch``).
 defnondiff(call_method, sorted_order)

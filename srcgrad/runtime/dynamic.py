@@ -2,7 +2,7 @@
 ``fn(x)`` with ``fn`` a parameter, ``FNS[0](x)``, ``xp.sum(x)`` with ``xp`` a value.
 
 The generated code calls ``dynamic_forward(func, owner_varies, *args)``: the callee value
-is resolved (``srcgrad.dispatch``: a rule-table function, a partial, an ndarray method, a
+is resolved (``srcgrad.compiler.dispatch``: a rule-table function, a partial, an ndarray method, a
 user function or method, an object with ``__call__``), compiled w.r.t. the arguments
 that may carry derivatives (and the method's object when ``owner_varies``) and its
 generated forward run; ``dynamic_backward(saved, g)`` runs the matching backward and
@@ -88,7 +88,7 @@ def sorted_order(items, key=None, reverse=False):
 
 def regenerated(function):
     """The function of the same role in the unit generated for what the names that
-    ``function``'s unit resolved denote now (its guards missed: see srcgrad.guards)."""
+    ``function``'s unit resolved denote now (its guards missed: see srcgrad.compiler.guards)."""
     compiler = _compiler()
     unit, role = function.unit, function.role
     if role == "jvp":
@@ -122,6 +122,6 @@ def call_method(obj, name, /, *args, **kwargs):
     return getattr(obj, name)(*args, **kwargs)
 
 
-# Generated code calling these is differentiated again through srcgrad.dispatch.
+# Generated code calling these is differentiated again through srcgrad.compiler.dispatch.
 for _helper in (dynamic_forward, dynamic_forward_eager, dynamic_backward, dynamic_jvp):
     vars(_helper)["__srcgrad_dispatch__"] = True

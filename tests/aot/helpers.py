@@ -13,7 +13,7 @@ BLOCKER = textwrap.dedent("""
     import sys
 
     class _Blocker:
-        blocked = ("gast", "srcgrad.compiler", "srcgrad.api", "srcgrad.frontend",
+        blocked = ("gast", "srcgrad.compiler.reverse", "srcgrad.api.functional", "srcgrad.frontend",
                    "srcgrad.normalize", "srcgrad.modes", "srcgrad.analysis",
                    "srcgrad.optimize", "srcgrad.codegen", "srcgrad.rules")
 

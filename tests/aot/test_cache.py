@@ -1,7 +1,7 @@
 """The on-disk cache: a second start loads generated code instead of generating it.
 
 Each run is a fresh interpreter; ``COMPILE_COUNT`` counts units generated and
-``srcgrad.cache.STATS`` counts hits, misses, writes and rejected files."""
+``srcgrad.compiler.cache.STATS`` counts hits, misses, writes and rejected files."""
 
 import json
 import os
@@ -33,7 +33,8 @@ RUN = """
     import json
     import numpy as np
     import srcgrad as sg
-    from srcgrad import cache, compiler
+    from srcgrad.compiler import cache
+    from srcgrad.compiler import reverse as compiler
     import model
 
     dx, dw = sg.grad(model.loss, (0, 1))(np.array([0.3, -0.2, 0.9]), 0.7)
@@ -70,7 +71,8 @@ RUN_JVP = """
     import json
     import numpy as np
     import srcgrad as sg
-    from srcgrad import cache, compiler_forward
+    from srcgrad.compiler import cache
+    from srcgrad.compiler import forward as compiler_forward
     import model
 
     x, t = np.array([0.3, -0.2, 0.9]), np.array([1.0, 0.5, -2.0])
@@ -137,7 +139,7 @@ def test_srcgrad_cache_0_turns_it_off(project, cache_dir):
 
 
 def test_cache_is_off_under_pytest_unless_asked_for(monkeypatch):
-    from srcgrad import cache
+    from srcgrad.compiler import cache
 
     monkeypatch.delenv("SRCGRAD_CACHE_DIR")
     monkeypatch.setenv("PYTEST_VERSION", "x")
@@ -163,7 +165,8 @@ def test_registering_a_rule_for_a_called_function_changes_the_key(tmp_path):
         import json, os
         import numpy as np
         import srcgrad as sg
-        from srcgrad import cache, compiler
+        from srcgrad.compiler import cache
+        from srcgrad.compiler import reverse as compiler
         import ruled
 
         if os.environ.get("WITH_RULE"):

@@ -272,7 +272,7 @@ def test_emit_imports_a_custom_rule_from_the_users_module(tmp_path):
 def test_marked_functions_are_found_behind_any_wrapper():
     import types
 
-    from srcgrad.aot import _marked_function
+    from srcgrad.aot.emit import _marked_function
 
     def plain(x):
         return x

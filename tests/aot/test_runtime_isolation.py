@@ -9,7 +9,7 @@ def test_importing_the_runtime_loads_neither_gast_nor_the_compiler(tmp_path):
         import srcgrad.runtime
         print(json.dumps(sorted(m for m in sys.modules
                                 if m == "gast" or m.startswith("gast.")
-                                or m in ("srcgrad.compiler", "srcgrad.api"))))
+                                or m.startswith(("srcgrad.compiler", "srcgrad.api")))))
     """, cwd=tmp_path)
     assert last_json(result) == []
 

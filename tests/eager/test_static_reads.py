@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
-from srcgrad import compiler
+from srcgrad.compiler import reverse as compiler
 from srcgrad.eager import static
 
 A = sg.Variable(np.array([1.0, 2.0]))

@@ -7,7 +7,7 @@ import tracemalloc
 import numpy as np
 
 import srcgrad as sg
-from srcgrad.checkpointing import binomial
+from srcgrad.api.checkpointing import binomial
 from tests.forward.helpers import close, directional_difference
 
 CALLS = []

@@ -1,4 +1,4 @@
-"""srcgrad.optimizers: first steps against the update rules written out by hand, the
+"""srcgrad.api.optimizers: first steps against the update rules written out by hand, the
 minimum of a quadratic (closed form), and the training example."""
 
 import importlib.util
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
-from srcgrad.optimizers import adam, rmsprop, sgd
+from srcgrad.api.optimizers import adam, rmsprop, sgd
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "train_mlp.py"
 

@@ -144,7 +144,7 @@ def test_the_receiving_process_loads_the_generated_code_from_the_disk_cache(tmp_
     env.pop("PYTEST_CURRENT_TEST", None)
     payload = pickle.dumps(sg.grad(model.loss, wrt=1))
     code = """
-        from srcgrad import compiler
+        from srcgrad.compiler import reverse as compiler
         value = df(np.array([0.3, -0.7, 1.2]), np.array([0.5, 1.1, -0.4]))
         result = (compiler.COMPILE_COUNT["reverse"], value)
     """

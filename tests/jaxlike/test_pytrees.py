@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
-from srcgrad import pytree
+from srcgrad.api import pytree
 
 EPS = 1e-6
 

@@ -35,7 +35,7 @@ SCRIPT = """
     import numpy as np
 
     import srcgrad as sg
-    from srcgrad import optimizers
+    from srcgrad.api import optimizers
 
 
     def loss(w: np.ndarray, x: np.ndarray) -> float:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
-from srcgrad import compiler
+from srcgrad.compiler import reverse as compiler
 from srcgrad.runtime import (
     SavedShape,
     mean_adjoint,

@@ -18,7 +18,7 @@ HERE = pathlib.Path(__file__).parent / "autograd_style"
 # autograd module -> its stand-in; ``import autograd.scipy.stats.norm as norm`` names an
 # object in SciPy, not a module, so it becomes a ``from ... import``.
 MODULES = [(r"autograd\.numpy", "numpy"), (r"autograd\.scipy", "scipy"),
-           (r"autograd\.misc\.optimizers", "srcgrad.optimizers"),
+           (r"autograd\.misc\.optimizers", "srcgrad.api.optimizers"),
            (r"autograd\.test_util", "srcgrad.testing"), (r"autograd\b", "srcgrad")]
 IMPORT = re.compile(r"^(import|from) ")
 

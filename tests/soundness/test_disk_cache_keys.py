@@ -65,7 +65,8 @@ def run(project, code, timeout=60):
     """``code`` in a fresh interpreter with the cache in ``project/cache``."""
     env = dict(os.environ, SRCGRAD_CACHE_DIR=str(project / "cache"), PYTHONDONTWRITEBYTECODE="1")
     env.pop("SRCGRAD_CACHE", None)
-    header = "import json\nimport numpy as np\nimport srcgrad as sg\nfrom srcgrad import cache\n"
+    header = ("import json\nimport numpy as np\nimport srcgrad as sg\n"
+              "from srcgrad.compiler import cache\n")
     result = subprocess.run([sys.executable, "-c", header + textwrap.dedent(FD)
                              + textwrap.dedent(code)], cwd=project, env=env,
                             capture_output=True, text=True, timeout=timeout)
@@ -198,7 +199,7 @@ def test_editing_a_method_of_a_global_instance_changes_the_key(project):
     write_files(project, METHODS)
     out = run(project, """
         import net
-        from srcgrad import cache_keys
+        from srcgrad.compiler import cache_keys
         seen = {}
         print(json.dumps({"before": cache_keys.describe(net.NET, seen)}))
     """)
@@ -206,7 +207,7 @@ def test_editing_a_method_of_a_global_instance_changes_the_key(project):
     path.write_text(path.read_text().replace("np.sin(x)", "np.cos(x)"))
     again = run(project, """
         import net
-        from srcgrad import cache_keys
+        from srcgrad.compiler import cache_keys
         print(json.dumps({"after": cache_keys.describe(net.NET, {})}))
     """)
     assert out["before"] != again["after"]

@@ -1,5 +1,5 @@
 """Rebinding what a differentiated function reads, and the cache's lifetime: the
-gradient follows the names (guards, see srcgrad.guards) and a dropped function frees
+gradient follows the names (guards, see srcgrad.compiler.guards) and a dropped function frees
 its units. Oracles: closed forms and central finite differences."""
 
 import gc
@@ -8,7 +8,7 @@ import weakref
 import numpy as np
 
 import srcgrad as sg
-from srcgrad import unit_cache
+from srcgrad.compiler import unit_cache
 from tests.conftest import numeric_grad
 
 X = np.array([0.3, 0.7, 1.1])

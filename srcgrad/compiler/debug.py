@@ -109,7 +109,7 @@ def nan_checked(unit, role):
             namespace[alias] = nan_checked(callee, "backward")
     for variant_role, alias in unit.module.functions.items():
         if variant_role == f"scalar_{role}":   # the variant for scalar arguments
-            from srcgrad import compiler
+            from srcgrad.compiler import reverse as compiler
 
             variant = compiler.reverse_unit(unit.fn, unit.wrt, scalars=True)
             namespace[alias] = nan_checked(variant, role)

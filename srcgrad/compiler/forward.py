@@ -11,7 +11,7 @@ The tangents (``x_dot`` for ``x``, one per ``wrt`` parameter) follow the paramet
 are keyword-only when a parameter has a default; the function returns the value and its
 directional derivative, so ``jvp(jvp(f))`` differentiates ``f_jvp`` itself. A generated function (a
 gradient, say) is compiled exactly like a user function: its source is in ``linecache``.
-Units are cached per (function, wrt), in memory and on disk (``srcgrad.cache``, as the
+Units are cached per (function, wrt), in memory and on disk (``srcgrad.compiler.cache``, as the
 reverse mode's); a failed compile leaves the cache as it was.
 """
 
@@ -20,11 +20,13 @@ from __future__ import annotations
 import dataclasses
 import weakref
 
-from srcgrad import cache as disk_cache
-from srcgrad import compiler, debug, guards, syntax, unit_cache
+from srcgrad import syntax
 from srcgrad.analysis import escapes
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
+from srcgrad.compiler import cache as disk_cache
+from srcgrad.compiler import debug, guards, unit_cache
+from srcgrad.compiler import reverse as compiler
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.freshness import own_signature
@@ -47,7 +49,7 @@ class ForwardUnit:
     filename: str | None = None
     functions: dict = dataclasses.field(default_factory=dict)
     _dependents: list = dataclasses.field(default_factory=list)
-    guards: tuple | None = None   # (name, dotted, object) checked on entry (srcgrad.guards)
+    guards: tuple | None = None   # (name, dotted, object) checked on entry (compiler.guards)
     escapes: str | None = None    # where it lets a differentiated value out (analysis.escapes)
     linked_early: bool = False   # a caller linked to it before it was generated
 

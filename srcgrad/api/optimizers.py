@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.pytree import tree_map
+from srcgrad.api.pytree import tree_map
 
 
 def sgd(grad_fn, init_params, callback=None, num_iters=200, step_size=0.1, mass=0.9):

@@ -35,8 +35,9 @@ from __future__ import annotations
 import functools
 import inspect
 
-from srcgrad import compiler, runtime
-from srcgrad.compiler_forward import forward_unit
+from srcgrad import runtime
+from srcgrad.compiler import reverse as compiler
+from srcgrad.compiler.forward import forward_unit
 from srcgrad.frontend.freshness import own_signature
 
 

@@ -5,7 +5,7 @@ nothing added per call) around the generated function, that pickles as its *reci
 the public builder and its arguments (the primal function ``f``, ``wrt``, the options)::
 
     pickle.dumps(sg.grad(loss, wrt=1))
-    # -> rebuild("srcgrad.api.grad", loss, (), {"wrt": 1}): loss by reference
+    # -> rebuild("srcgrad.api.functional.grad", loss, (), {"wrt": 1}): loss by reference
 
 The receiving process calls the builder again, which loads the generated code from the
 disk cache or generates it. ``pickle`` handles a primal importable by its module-level

@@ -1,6 +1,6 @@
 """Names for the types of srcgrad's public API, for annotations in user code::
 
-    from srcgrad.typing import Wrt
+    from srcgrad.api.typing import Wrt
     def fit(loss, wrt: Wrt = 0): ...
 
 ``Wrt`` is what ``wrt=`` accepts: a positional index, a parameter name, or a tuple (or

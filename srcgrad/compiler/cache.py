@@ -36,8 +36,8 @@ import tempfile
 import numpy as np
 
 from srcgrad import syntax
-from srcgrad.cache_keys import Uncacheable, code_digest, describe, source_of
 from srcgrad.codegen.emit import GeneratedModule
+from srcgrad.compiler.cache_keys import Uncacheable, code_digest, describe, source_of
 from srcgrad.syntax import gast
 
 FORMAT = 3   # 3: a content digest; keys cover code objects and callees transitively

@@ -19,7 +19,7 @@ import inspect
 import os
 import types
 
-from srcgrad.custom import takes_wrt
+from srcgrad.api.custom import takes_wrt
 from srcgrad.errors import EmitError
 
 
@@ -28,7 +28,7 @@ class Custom:
     """A ``custom_vjp`` callee: its rule's two functions, imported from the user's module,
     behind a forward/backward pair named for this module."""
 
-    unit: object         # the custom unit (``srcgrad.custom``) for one wrt
+    unit: object         # the custom unit (``srcgrad.api.custom``) for one wrt
     names: dict = dataclasses.field(default_factory=dict)   # role -> emitted name
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import sys
 
 from srcgrad.analysis.escapes import check_callee
-from srcgrad.compiler import reverse_unit
-from srcgrad.compiler_forward import call_jvp, forward_unit
-from srcgrad.dispatch import resolve
+from srcgrad.compiler.dispatch import resolve
+from srcgrad.compiler.forward import call_jvp, forward_unit
+from srcgrad.compiler.reverse import reverse_unit
 from srcgrad.runtime import dynamic
 
 __all__ = ["call_jvp", "check_callee", "forward_unit", "resolve", "reverse_unit"]

@@ -38,7 +38,7 @@ import types
 
 import numpy as np
 
-from srcgrad import pickling
+from srcgrad.codegen import pickling
 from srcgrad.errors import MissingRuleError, TransformError
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
@@ -150,7 +150,7 @@ def _derivative(func, inputs, kwargs, owner_slot):
 def _user_location():
     """``(file, line, None, function)`` of the user's line that the innermost generated
     code running now came from, or Nones."""
-    from srcgrad import debug
+    from srcgrad.compiler import debug
 
     frame = sys._getframe(1)
     while frame is not None:
@@ -175,8 +175,9 @@ def _dispatched_forward(func, inputs, kwargs):
     """``_sg.dynamic_forward(F, flag, *args)`` in generated code: a wrapper around the
     generated forward that ``F`` resolves to now, returning what ``dynamic_forward``
     returns (so the matching ``dynamic_backward`` call resolves below)."""
-    from srcgrad import compiler, runtime
+    from srcgrad import runtime
     from srcgrad.analysis import escapes
+    from srcgrad.compiler import reverse as compiler
 
     (target, target_slot), (flag, _), *rest = inputs
     inner = resolve(target, flag, [v for v, _ in rest], kwargs)

@@ -9,7 +9,7 @@ that share one source module:
   sweeps fused in one function (nothing packed or unpacked in between).
 
 Units are cached per (function, wrt); a failed compile leaves the cache as it was.
-Under that cache, ``srcgrad.cache`` keeps generated modules on disk: a miss there
+Under that cache, ``srcgrad.compiler.cache`` keeps generated modules on disk: a miss there
 generates, a hit only execs the stored source (``_load`` serves both).
 An *eager* unit (``reverse_unit(fn, wrt, eager=True)``, cached apart) serves the
 TF-eager APIs: Variable reads are differentiable sources whose cotangents go back to
@@ -23,21 +23,22 @@ import gc
 import threading
 import weakref
 
-from srcgrad import cache as disk_cache
-from srcgrad import debug, guards, syntax, unit_cache
+from srcgrad import syntax
 from srcgrad.analysis import escapes
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
+from srcgrad.compiler import cache as disk_cache
+from srcgrad.compiler import debug, guards, unit_cache
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
-from srcgrad.modes.calls import is_array_attribute
 from srcgrad.modes.reverse import ReverseMode
 from srcgrad.modes.reverse_rules import MATH_TWINS
 from srcgrad.normalize import normalize_function
 from srcgrad.optimize import optimize_sweeps
+from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
 _LOCK = threading.RLock()
@@ -57,7 +58,7 @@ class ReverseUnit:
     scalars: bool = False               # specialized for scalar arguments
     functions: dict = dataclasses.field(default_factory=dict)
     callees: dict = dataclasses.field(default_factory=dict)   # alias -> (callee unit, role)
-    guards: tuple | None = None   # (name, dotted, object) checked on entry (srcgrad.guards)
+    guards: tuple | None = None   # (name, dotted, object) checked on entry (compiler.guards)
     escapes: str | None = None    # where it lets a differentiated value out (analysis.escapes)
     linked_early: bool = False   # a caller linked to it before it was generated
     _dependents: list = dataclasses.field(default_factory=list)
@@ -238,7 +239,7 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
 
 def _guard_entries(unit_guards, functions):
     """Entry functions check the unit's guards first; the backward sweep passes the
-    saved values of a hand-over on (see ``srcgrad.guards``)."""
+    saved values of a hand-over on (see ``srcgrad.compiler.guards``)."""
     if not unit_guards:
         return
     for role in ("forward", "grad", "value_and_grad"):

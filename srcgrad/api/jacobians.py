@@ -3,7 +3,7 @@ autograd's ``elementwise_grad``.
 
 A Jacobian is built from forward-mode columns (one ``jvp`` per input element) or
 reverse-mode rows (one backward sweep per output element). Inputs and outputs may be
-pytrees (``srcgrad.pytree``): the result nests the output's structure around the
+pytrees (``srcgrad.api.pytree``): the result nests the output's structure around the
 input's, each leaf an array shaped output leaf + input leaf (JAX's layout)::
 
     def f(x):                                 # x: shape (3,)
@@ -18,11 +18,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from srcgrad import api, pytree
+from srcgrad.api import functional as api
+from srcgrad.api import pytree
+from srcgrad.api.typing import Function, Wrt
+from srcgrad.codegen.pickling import attribute, derivative, with_attributes
 from srcgrad.frontend import transforms
-from srcgrad.pickling import attribute, derivative, with_attributes
 from srcgrad.runtime import core
-from srcgrad.typing import Function, Wrt
 
 
 def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
@@ -33,7 +34,7 @@ def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
     inputs have fewer elements than the output, reverse otherwise. ``wrt``, ``argnums``
     as for ``sg.grad``."""
     return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), None),
-                      "srcgrad.jacobians.jacobian", f, wrt=wrt, argnums=argnums)
+                      "srcgrad.api.jacobians.jacobian", f, wrt=wrt, argnums=argnums)
 
 
 def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
@@ -41,7 +42,7 @@ def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
     """``jacobian`` by forward mode: one ``jvp`` per input element (``wrt``, ``argnums``
     as for ``sg.grad``)."""
     return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), "forward"),
-                      "srcgrad.jacobians.jacfwd", f, wrt=wrt, argnums=argnums)
+                      "srcgrad.api.jacobians.jacfwd", f, wrt=wrt, argnums=argnums)
 
 
 def jacrev(f: Function, wrt: Wrt = api.FIRST, *,
@@ -49,7 +50,7 @@ def jacrev(f: Function, wrt: Wrt = api.FIRST, *,
     """``jacobian`` by reverse mode: one backward sweep per output element (``wrt``,
     ``argnums`` as for ``sg.grad``)."""
     return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), "reverse"),
-                      "srcgrad.jacobians.jacrev", f, wrt=wrt, argnums=argnums)
+                      "srcgrad.api.jacobians.jacrev", f, wrt=wrt, argnums=argnums)
 
 
 def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
@@ -66,12 +67,12 @@ def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
 
     with_attributes(elementwise_grad_fn, source=attribute(vjp_fn, "source"),
                     unit=attribute(vjp_fn, "unit"))
-    return derivative(elementwise_grad_fn, "srcgrad.jacobians.elementwise_grad", f, wrt=wrt,
+    return derivative(elementwise_grad_fn, "srcgrad.api.jacobians.elementwise_grad", f, wrt=wrt,
                       argnums=argnums)
 
 
 def _jacobian(f, wrt, mode):
-    from srcgrad.higher import jvp
+    from srcgrad.api.higher import jvp
 
     fn, bound = api._target(f)
     names = api.resolve_wrt(fn, wrt, bound)

@@ -5,7 +5,7 @@ exactly as long as it does, so 10,000 ``sg.grad(lambda ...)`` leave nothing behi
 the lambdas are gone, and a lambda closing over a large array frees it. (A table in
 srcgrad keyed weakly by the function could not do that: each unit refers to its
 function, which would keep the key alive.) Several units may be cached for one key,
-one per set of bindings of the names they resolved (``srcgrad.guards``): ``find``
+one per set of bindings of the names they resolved (``srcgrad.compiler.guards``): ``find``
 returns the one whose guards hold now.
 
 ``functools.wraps`` copies a function's ``__dict__`` to its wrapper: the store records
@@ -15,7 +15,7 @@ empty dict.
 
 from __future__ import annotations
 
-from srcgrad import guards as guards_module
+from srcgrad.compiler import guards as guards_module
 
 _ATTRIBUTE = "__srcgrad_units__"
 MAX_VARIANTS = 8   # units kept per key (one per set of bindings seen)

@@ -71,7 +71,7 @@ def source_of(fn):
 
 def describe(obj, seen=None):
     """A stable description of what a name denotes, as far as generation cares."""
-    from srcgrad.pickling import unwrap
+    from srcgrad.codegen.pickling import unwrap
 
     obj = unwrap(obj)   # a derivative function: the generated function it calls
     seen = {} if seen is None else seen

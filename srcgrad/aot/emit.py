@@ -25,8 +25,11 @@ import tokenize
 import types
 
 import srcgrad
-from srcgrad import aot_custom, api, compiler, guards
+from srcgrad.aot import custom_callees as aot_custom
+from srcgrad.api import functional as api
 from srcgrad.codegen.naming import RESERVED
+from srcgrad.compiler import guards
+from srcgrad.compiler import reverse as compiler
 from srcgrad.errors import EmitError
 from srcgrad.frontend.freshness import unwrap_own
 

@@ -6,7 +6,7 @@ Each resolves ``wrt`` once and hands back generated code:
 - ``hvp(f)`` is forward mode applied to ``f``'s *generated gradient* (its source is in
   ``linecache``, so it is parsed like any user function): ``f_grad_jvp``;
 - ``hessian`` builds a dense Hessian from Hessian-vector products (``jacobian`` and its
-  forward/reverse variants live in ``srcgrad.jacobians``).
+  forward/reverse variants live in ``srcgrad.api.jacobians``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from srcgrad import api, compiler, runtime
+from srcgrad import runtime
+from srcgrad.api import functional as api
+from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen import loader
-from srcgrad.compiler_forward import call_jvp, forward_unit
+from srcgrad.codegen.pickling import attribute, derivative, with_attributes
+from srcgrad.compiler import reverse as compiler
+from srcgrad.compiler.forward import call_jvp, forward_unit
 from srcgrad.frontend import transforms
-from srcgrad.pickling import attribute, derivative, with_attributes
-from srcgrad.typing import Function, Wrt
 
 
 def _resolve(f, wrt, argnums=None):
@@ -63,7 +65,7 @@ def jvp(f: Function, wrt: Wrt = api.FIRST, *,
     if nestable is not None:
         # same calling convention: nests
         with_attributes(jvp_fn, __srcgrad_function__=nestable)
-    return derivative(jvp_fn, "srcgrad.higher.jvp", f, wrt=wrt, argnums=argnums)
+    return derivative(jvp_fn, "srcgrad.api.higher.jvp", f, wrt=wrt, argnums=argnums)
 
 
 def hvp(f: Function, wrt: Wrt = api.FIRST, *,
@@ -88,7 +90,7 @@ def hvp(f: Function, wrt: Wrt = api.FIRST, *,
     if nestable is not None:
         # same calling convention: nests
         with_attributes(hvp_fn, __srcgrad_function__=nestable)
-    return derivative(hvp_fn, "srcgrad.higher.hvp", f, wrt=wrt, argnums=argnums)
+    return derivative(hvp_fn, "srcgrad.api.higher.hvp", f, wrt=wrt, argnums=argnums)
 
 
 def _nestable(unit, fn, bound, names, single, role, pick):
@@ -168,6 +170,6 @@ def hessian(f: Function, wrt: Wrt = api.FIRST, *,
 
     # forward mode over the generated gradient
     with_attributes(hessian_fn, source=attribute(product, "source"))
-    return derivative(hessian_fn, "srcgrad.higher.hessian", f, wrt=wrt, argnums=argnums)
+    return derivative(hessian_fn, "srcgrad.api.higher.hessian", f, wrt=wrt, argnums=argnums)
 
 transforms.register(globals())   # sg.grad called in a differentiated function

@@ -11,12 +11,14 @@ import inspect
 import types
 from collections.abc import Sequence
 
-from srcgrad import compiler, debug, pickling
-from srcgrad import has_aux as aux
+from srcgrad.api import has_aux as aux
+from srcgrad.api.typing import Function, Wrt
+from srcgrad.codegen import pickling
+from srcgrad.codegen.pickling import derivative
+from srcgrad.compiler import debug
+from srcgrad.compiler import reverse as compiler
 from srcgrad.frontend import transforms
 from srcgrad.frontend.freshness import own_signature
-from srcgrad.pickling import derivative
-from srcgrad.typing import Function, Wrt
 
 
 def _target(f):
@@ -142,7 +144,7 @@ def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool =
         function = aux.grad_with_aux(_bind(unit.forward, bound), _backward(unit, check_nan))
     else:
         function = _bind(debug.nan_checked(unit, "grad") if check_nan else unit.grad, bound)
-    return derivative(function, "srcgrad.api.grad", f, wrt=wrt, check_nan=check_nan,
+    return derivative(function, "srcgrad.api.functional.grad", f, wrt=wrt, check_nan=check_nan,
                       has_aux=has_aux, argnums=argnums)
 
 
@@ -166,7 +168,7 @@ def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
     else:
         checked = check_nan and debug.nan_checked(unit, "value_and_grad")
         function = _bind(checked or unit.value_and_grad, bound)
-    return derivative(function, "srcgrad.api.value_and_grad", f, wrt=wrt,
+    return derivative(function, "srcgrad.api.functional.value_and_grad", f, wrt=wrt,
                       check_nan=check_nan, has_aux=has_aux, argnums=argnums)
 
 
@@ -191,7 +193,7 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
     if has_aux:
         vjp_fn = aux.vjp_with_aux(forward, backward)
     else:
-        recipe = pickling.recipe("srcgrad.api.vjp_backward", f, resolved)
+        recipe = pickling.recipe("srcgrad.api.functional.vjp_backward", f, resolved)
 
         def vjp_fn(*args, **kwargs):
             value, saved = forward(*args, **kwargs)
@@ -200,7 +202,7 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
 
     vjp_fn.source = unit.source
     vjp_fn.unit = unit
-    return derivative(vjp_fn, "srcgrad.api.vjp", f, wrt=wrt, has_aux=has_aux,
+    return derivative(vjp_fn, "srcgrad.api.functional.vjp", f, wrt=wrt, has_aux=has_aux,
                       argnums=argnums)
 
 

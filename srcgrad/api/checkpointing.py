@@ -22,9 +22,9 @@ from typing import TypeVar
 
 import numpy as np
 
-from srcgrad import api
-from srcgrad.custom import custom_vjp
-from srcgrad.typing import Function
+from srcgrad.api import functional as api
+from srcgrad.api.custom import custom_vjp
+from srcgrad.api.typing import Function
 
 F = TypeVar("F", bound=Function)
 
