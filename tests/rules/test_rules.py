@@ -1,5 +1,7 @@
 """Every rule-table row, checked against central finite differences."""
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -9,13 +11,19 @@ from tests.rules.rows import ROWS
 
 load_optional_rows()   # SciPy's rows are registered on first need; test them all
 
+def _seed(row_):
+    """The same inputs for a row in every process (``hash`` of a str is salted per process,
+    so a row could meet an input on which finite differences are too coarse only sometimes)."""
+    return zlib.crc32(row_.label().encode())
+
+
 CASES = [pytest.param(r, mode) for r in ROWS for mode in r.modes if mode in CHECKED_MODES]
 
 
 @pytest.mark.parametrize("row_, mode", CASES,
                          ids=[f"{c.values[0].label()}-{c.values[1]}" for c in CASES])
 def test_row_matches_finite_differences(row_, mode):
-    CHECKS[mode](row_, np.random.default_rng(abs(hash(row_.label())) % 2**32))
+    CHECKS[mode](row_, np.random.default_rng(_seed(row_)))
 
 
 BOTH_MODES = [r for r in ROWS if set(BOTH) <= set(r.modes)]
@@ -24,7 +32,7 @@ BOTH_MODES = [r for r in ROWS if set(BOTH) <= set(r.modes)]
 @pytest.mark.parametrize("row_", BOTH_MODES, ids=[r.label() for r in BOTH_MODES])
 def test_forward_and_reverse_rows_are_transposes(row_):
     """``<W, J v>`` from the forward rule equals ``<J^T W, v>`` from the reverse rule."""
-    check_transposes(row_, np.random.default_rng(abs(hash(row_.label())) % 2**31))
+    check_transposes(row_, np.random.default_rng(_seed(row_)))
 
 
 def library_rules():
