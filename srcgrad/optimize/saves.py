@@ -98,6 +98,7 @@ _VIEW_FUNCTIONS = {
     "diagonal", "view", "flip", "flipud", "fliplr", "rot90", "real", "imag", "split",
     "array_split", "hsplit", "vsplit", "dsplit", "unstack", "nan_to_num", "matrix_transpose",
     "permute_dims", "get_item", "snapshot",
+    "dynamic_forward", "dynamic_forward_eager",   # (value, saved): the callee's own saves
 }
 
 
@@ -113,11 +114,12 @@ def storage_groups(forward):
         return name
 
     for stmt in syntax.statements(forward):
-        target, sources = _sharing_sources(stmt)
-        for source in sources:
-            parent.setdefault(target, target)
-            parent.setdefault(source, source)
-            parent[find(source)] = find(target)
+        targets, sources = _sharing_sources(stmt)
+        for target in targets:
+            for source in sources:
+                parent.setdefault(target, target)
+                parent.setdefault(source, source)
+                parent[find(source)] = find(target)
     groups = {}
     for name in parent:
         groups.setdefault(find(name), set()).add(name)
@@ -125,20 +127,30 @@ def storage_groups(forward):
 
 
 def _sharing_sources(stmt):
+    """(names a statement binds, names whose storage they may share). A call's result
+    pair ``y, y_saved = helper_forward(x)`` counts for both names: the saved values of
+    a callee may hold its arguments themselves."""
     if isinstance(stmt, gast.For) and isinstance(stmt.target, gast.Name):
-        return stmt.target.id, syntax.loaded_names(stmt.iter)
-    if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
-        return None, []
+        return [stmt.target.id], syntax.loaded_names(stmt.iter)
+    if not isinstance(stmt, gast.Assign):
+        return [], []
+    target = stmt.targets[0]
+    if isinstance(target, gast.Name):
+        targets = [target.id]
+    elif isinstance(target, gast.Tuple) and all(isinstance(e, gast.Name) for e in target.elts):
+        targets = [e.id for e in target.elts]
+    else:
+        return [], []
     value = stmt.value
     if isinstance(value, (gast.Name, gast.Subscript, gast.Attribute, gast.Tuple, gast.List,
                           gast.Dict, gast.IfExp)):
-        return stmt.targets[0].id, syntax.loaded_names(value)
+        return targets, syntax.loaded_names(value)
     if isinstance(value, gast.Call) and _may_return_argument(value.func):
         operands = value.args + [k.value for k in value.keywords]
         if isinstance(value.func, gast.Attribute):
             operands.append(value.func.value)   # a method's receiver
-        return stmt.targets[0].id, [n for op in operands for n in syntax.loaded_names(op)]
-    return None, []
+        return targets, [n for op in operands for n in syntax.loaded_names(op)]
+    return [], []
 
 
 def _may_return_argument(func):

@@ -1,6 +1,11 @@
 """optimize.saves: drop the pushes and pops of values the backward sweep never reads."""
 
+import numpy as np
+import pytest
+
+import srcgrad as sg
 from srcgrad.optimize.saves import prune_saves
+from tests.conftest import numeric_grad
 from tests.passes.helpers import expect, mark_saves, show, statements
 
 
@@ -136,3 +141,48 @@ def test_storage_groups_follow_views_containers_and_user_calls():
     assert groups["w"] == {"w", "h"}
     assert groups["row"] == {"row", "z"}
     assert "fresh" not in groups
+
+
+# -- a callee's saved values may be its arguments themselves -----------------------------
+# ``y, y_saved = helper_forward(z)`` then ``z[:] = ...``: the callee's backward reads ``z``
+# through ``y_saved``, so the write's save of ``z`` must be kept and restored (fuzz seed
+# 8000789: the gradient came out as 4 A^7 where 4 A^3 is right).
+
+
+def _called_helper(p0, p1, p2, scale=0.5):   # a default: compiled as its own unit
+    return p0 ** 2
+
+
+def _rebuilt_in_place(A, M):
+    z = A
+    z[:] = _called_helper(_called_helper(z, A.sum(), M), 0.74, M)
+    return np.sum(A)
+
+
+def _scaled_in_place(A, M):
+    z = A * 1.0
+    y = _called_helper(z, 0.0, M)
+    z *= 3.0
+    return np.sum(y * z)
+
+
+def _through_a_value(A, fn):
+    z = A * 1.0
+    y = fn(z, 0.0, None)   # resolved when it runs: _sg.dynamic_forward
+    z[1:] = 2.0
+    return np.sum(y) + np.sum(z)
+
+
+@pytest.mark.parametrize("f, extra", [(_rebuilt_in_place, np.eye(3)),
+                                      (_scaled_in_place, np.eye(3)),
+                                      (_through_a_value, _called_helper)],
+                         ids=["nested-calls", "augmented-write", "dynamic-call"])
+def test_a_write_after_a_call_keeps_what_the_callee_saved(f, extra):
+    A = np.array([0.3, -0.7, 1.1])
+
+    def primal(a):
+        return f(a.copy(), extra)
+
+    expected = numeric_grad(primal, [A], 0)
+    got = sg.grad(f)(A.copy(), extra)
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-8)
