@@ -303,6 +303,13 @@ def is_atom(node):
     return isinstance(node, (gast.Name, gast.Constant))
 
 
+def is_negative_literal(node):
+    """``-1``, ``-0.5``: a literal the parser gives as a unary minus on a constant."""
+    return (isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub)
+            and isinstance(node.operand, gast.Constant)
+            and type(node.operand.value) in (int, float))
+
+
 def spreads(call):
     """Does ``call`` unpack arguments (``f(*xs)``, ``f(**kw)``)?"""
     return any(isinstance(a, gast.Starred) for a in call.args) \

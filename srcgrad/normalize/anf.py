@@ -162,7 +162,7 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
         module constant such as ``np.pi``)."""
         if syntax.is_atom(expr) or self.is_module_constant(expr):
             return [], expr
-        if _is_negative_literal(expr):
+        if syntax.is_negative_literal(expr):
             return [], syntax.const(-expr.operand.value)
         pre, simple = self.simple(expr)
         if syntax.is_atom(simple):
@@ -222,7 +222,7 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
         if isinstance(expr, gast.BinOp):
             pre, (left, right) = self.atoms([expr.left, expr.right])
             return pre, gast.BinOp(left=left, op=expr.op, right=right)
-        if _is_negative_literal(expr):
+        if syntax.is_negative_literal(expr):
             return [], syntax.const(-expr.operand.value)
         if isinstance(expr, gast.UnaryOp):
             pre, operand = self.atom(expr.operand)
@@ -333,12 +333,6 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
                 bounds.append(a)
             return pre, gast.Slice(lower=bounds[0], upper=bounds[1], step=bounds[2])
         return self.atom(part, "index")
-
-
-def _is_negative_literal(expr):
-    return (isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub)
-            and isinstance(expr.operand, gast.Constant)
-            and type(expr.operand.value) in (int, float))
 
 
 def _is_loop_exit(stmt):

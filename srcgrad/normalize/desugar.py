@@ -85,6 +85,8 @@ def _index_once(index, namer, prelude):
         return gast.Slice(lower=bounds[0], upper=bounds[1], step=bounds[2])
     if syntax.is_atom(index):
         return index
+    if syntax.is_negative_literal(index):   # x[::-1] += v: a literal, not a value to save
+        return syntax.const(-index.operand.value)
     name = namer.temp("index")
     prelude.append(syntax.assign(name, index))
     return syntax.name(name)

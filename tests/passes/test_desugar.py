@@ -1,5 +1,8 @@
 """normalize.desugar: statements rewritten into simpler statements of the same meaning."""
 
+import numpy as np
+
+import srcgrad as sg
 from srcgrad.normalize.desugar import desugar
 from tests.passes.helpers import expect, namer_for, show, statements
 
@@ -94,3 +97,28 @@ def test_augmented_assignment_to_a_tuple_of_slice_and_expression_evaluates_each_
         _index_1 = n + 1
         b[1:_index_1, 0] = b[1:_index_1, 0] - w
     """)
+
+
+def _reversed_update(x):
+    s = 0.0
+    for _ in range(2):
+        r = x * 1.0
+        r[::-1] += x ** 2
+        s = s + np.sum(r * x)
+    return s
+
+
+def test_a_negative_literal_in_an_updated_slice_is_no_saved_value():
+    """``r[::-1] += v`` keeps ``-1`` a literal (it was a temporary, saved and restored
+    in loops, which a second differentiation then refused as ``slice`` of a value)."""
+    x, v = np.array([0.3, -0.7, 1.1]), np.array([1.0, 0.5, -2.0])
+    h = 1e-4
+
+    def second_difference(i, j):
+        ei, ej = np.eye(3)[i] * h, np.eye(3)[j] * h
+        return (_reversed_update(x + ei + ej) - _reversed_update(x + ei - ej)
+                - _reversed_update(x - ei + ej) + _reversed_update(x - ei - ej)) / (4 * h * h)
+
+    hessian = np.array([[second_difference(i, j) for j in range(3)] for i in range(3)])
+    np.testing.assert_allclose(sg.hvp(_reversed_update)(x, v), hessian @ v, rtol=1e-6)
+    assert "[::-1]" in sg.source(sg.grad(_reversed_update))
