@@ -43,6 +43,7 @@ from srcgrad.modes.reverse_common import (
     list_growth,
     list_names,
     list_pop,
+    structure_names,
 )
 from srcgrad.modes.reverse_containers import ContainerAdjoints
 from srcgrad.modes.reverse_loops import LoopAdjoints
@@ -106,6 +107,7 @@ class ReverseMode:
         self.containers = _container_names(node.body, self.params)
         self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
         self.lists = list_names(node.body)
+        self.structures = structure_names(node.body, self.lists)
         self.list_items_overwritten = any(
             isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store)
             and isinstance(n.value, gast.Name) and n.value.id in self.lists

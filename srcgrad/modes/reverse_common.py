@@ -60,6 +60,21 @@ def list_names(body):
     return found
 
 
+def structure_names(body, lists):
+    """Locals that hold a list, tuple or dict (``lists``, a display, or a name bound to
+    one): their cotangents are structures too, added item by item, never with ``+``
+    (which concatenates lists and tuples)."""
+    found, size = set(lists), -1
+    while size != len(found):
+        size = len(found)
+        for node in (n for stmt in body for n in syntax.walk(stmt)):
+            if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name) and (
+                    isinstance(node.value, (gast.List, gast.Tuple, gast.Dict))
+                    or isinstance(node.value, gast.Name) and node.value.id in found):
+                found.add(node.targets[0].id)
+    return found
+
+
 def concatenates(value, lists):
     """Is the BinOp ``value`` ``a + b`` on lists (concatenation, not arithmetic)?"""
     return isinstance(value.op, gast.Add) and any(

@@ -76,8 +76,8 @@ class ContainerAdjoints:
         part = syntax.quote_expr(f"_sg.pop_last(d{count})", d=self.mode.namer.adjoint(base), v=item)
         if self.mode.namer.adjoint(base) in self.mode.sparse:
             part = syntax.quote_expr("_sg.dense(p, v)", p=part, v=item)
-        if self.mode.varied(stmt, item):
-            out += self.mode.bookkeeping.accumulate(item.id, part, state, owned=True)
+        if self.mode.varied(stmt, item):   # not owned: list slots may share one buffer
+            out += self.mode.bookkeeping.accumulate(item.id, part, state, owned=False)
         else:
             out.append(gast.Expr(value=part))
         return out

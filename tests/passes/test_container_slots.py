@@ -3,6 +3,7 @@ come out as zeros of the right shape, and every reader other than accumulation g
 zeros it needs. Checked against central finite differences."""
 
 import numpy as np
+import pytest
 
 import srcgrad as sg
 from srcgrad import runtime as rt
@@ -159,3 +160,33 @@ def test_runtime_slots_read_as_zeros():
     restructured = rt.restructure([None, [np.ones(3), None]], x)
     assert type(restructured[1]) is tuple and restructured[1][1] == 0.0
     np.testing.assert_array_equal(restructured[0], np.zeros(2))
+
+
+# -- cotangents of lists are added item by item, and list slots may share a buffer ------
+# (fuzz seed 9103666): ``dh + c`` on a list cotangent concatenated the lists, and the
+# item popped back for ``out.append(x)`` was added into in place while another slot held
+# the same array (``sum(out)`` gives every item the one cotangent).
+
+
+def _list_used_whole_twice(t, v, x):
+    out = [x, t]
+    out.append(x)
+    h = out
+    q = {'w': np.mean(v), 'b': h}
+    return np.sum(h) + q['w']
+
+
+def _summed_list_with_an_appended_item(t, v, x):
+    out = [x, t]
+    out.append(x)
+    h = sum(out)
+    return np.sum(h * v[0])
+
+
+@pytest.mark.parametrize("f", [_list_used_whole_twice, _summed_list_with_an_appended_item])
+def test_list_cotangents_add_item_by_item_without_sharing(f):
+    rng = np.random.default_rng(3)
+    args = [rng.normal(size=3), rng.normal(size=(2, 3)), rng.normal(size=3)]
+    got = sg.grad(f, wrt=(0, 1, 2))(*args)
+    for index, value in enumerate(got):
+        np.testing.assert_allclose(value, numeric_grad(f, args, index), rtol=1e-6, atol=1e-8)
