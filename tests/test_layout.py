@@ -26,11 +26,10 @@ def test_srcgrad_has_few_root_modules_and_no_cycle_between_units(layout):
 
 
 def test_public_module_paths_are_kept():
-    import srcgrad.optimizers
-    from srcgrad.typing import Wrt
-
     import srcgrad
     import srcgrad.api.optimizers
+    import srcgrad.optimizers
+    from srcgrad.typing import Wrt
 
     assert srcgrad.optimizers is srcgrad.api.optimizers
     assert srcgrad.optimizers.__spec__.name == "srcgrad.api.optimizers"
