@@ -44,9 +44,12 @@ def test_every_block_is_python_sh_or_text():
 
 @pytest.fixture
 def scratch_rules():
-    """Rules a page registers are removed afterwards (the table is process-wide)."""
-    from srcgrad.rules import REGISTRY
+    """Rules a page registers are removed afterwards (the table is process-wide). SciPy's
+    rows, registered on first need, are loaded first: restoring a table saved before they
+    loaded would drop them for good."""
+    from srcgrad.rules import REGISTRY, load_optional_rows
 
+    load_optional_rows()
     saved = dict(REGISTRY._rules), dict(REGISTRY._by_name), dict(REGISTRY._nondiff)
     yield
     REGISTRY._rules, REGISTRY._by_name, REGISTRY._nondiff = saved
