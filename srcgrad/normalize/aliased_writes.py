@@ -166,19 +166,12 @@ def _private_copies(private, params, parsed, namer):
 
 def _lower_out_arguments(body, namer):
     """``r = np.f(a, out=y)`` -> ``_f = np.f(a); y[...] = _f; r = y`` (``out`` a name)."""
-    out = []
-    for stmt in body:
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and isinstance(stmt, gast.stmt) \
-                    and not isinstance(stmt, gast.Raise):
-                setattr(stmt, field, _lower_out_arguments(inner, namer))
+    def lower(stmt):
         call = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
         keyword = next((kw for kw in getattr(call, "keywords", ()) if kw.arg == "out"), None)
         if not isinstance(call, gast.Call) or keyword is None \
                 or not isinstance(keyword.value, gast.Name):
-            out.append(stmt)
-            continue
+            return [stmt]
         destination = keyword.value.id
         call.keywords = [kw for kw in call.keywords if kw is not keyword]
         temp = namer.temp(getattr(call.func, "attr", None) or "out")
@@ -188,8 +181,9 @@ def _lower_out_arguments(body, namer):
         if isinstance(stmt, gast.Assign):
             lowered.append(syntax.assign(stmt.targets[0], syntax.name(destination)))
         syntax.set_line(lowered, stmt.lineno)
-        out.extend(lowered)
-    return out
+        return lowered
+
+    return map_blocks(body, lower)
 
 
 def _copy_written_value(stmt, namer):

@@ -18,26 +18,22 @@ value the forward sweep branched on.
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.normalize import map_blocks
 from srcgrad.syntax import gast
 
 
 def freeze_branch_tests(body, namer):
-    out = []
-    for stmt in body:
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and isinstance(stmt, gast.stmt) \
-                    and not isinstance(stmt, gast.Raise):
-                setattr(stmt, field, freeze_branch_tests(inner, namer))
+    def freeze(stmt):
         if isinstance(stmt, gast.If) and isinstance(stmt.test, gast.Name) \
                 and stmt.test.id in _stored_names(stmt.body + stmt.orelse):
             frozen = namer.temp("test")
             copy = syntax.assign(frozen, syntax.name(stmt.test.id))
             syntax.set_line([copy], stmt.lineno)
-            out.append(copy)
             stmt.test = syntax.name(frozen)
-        out.append(stmt)
-    return out
+            return [copy, stmt]
+        return [stmt]
+
+    return map_blocks(body, freeze)
 
 
 def _stored_names(body):
