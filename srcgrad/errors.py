@@ -3,9 +3,9 @@
 A ``TransformError`` names the construct, the user's file and line, and shows the
 line with a caret under the offending column::
 
-    srcgrad.TransformError: `yield` is not supported (generators cannot be differentiated)
+    srcgrad.TransformError: `await` is not supported (coroutines cannot be differentiated)
       File "model.py", line 12, in f
-        yield x * 2
+        await fetch(x)
         ^
 """
 

@@ -30,6 +30,7 @@ from srcgrad.compiler import reverse as compiler
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.freshness import own_signature
+from srcgrad.frontend.generators import refuse_generator
 from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.forward import ForwardMode
 from srcgrad.normalize import normalize_function
@@ -71,6 +72,7 @@ class ForwardUnit:
 def forward_unit(fn, wrt):
     """The compiled forward-mode unit of ``fn`` w.r.t. the parameter names ``wrt``."""
     wrt = (wrt,) if isinstance(wrt, str) else tuple(wrt)
+    refuse_generator(fn)
     with compiler._LOCK:
         found = unit_cache.find(fn, "forward", wrt)
         if found is not None:

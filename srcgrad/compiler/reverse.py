@@ -33,6 +33,7 @@ from srcgrad.compiler import cache as disk_cache
 from srcgrad.compiler import debug, guards, unit_cache
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
+from srcgrad.frontend.generators import refuse_generator
 from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.reverse import ReverseMode
 from srcgrad.modes.reverse_rules import MATH_TWINS
@@ -102,6 +103,7 @@ def reverse_unit(fn, wrt, eager=False, scalars=False):
     generated functions return one gradient) or a tuple of names (they return a tuple).
     ``scalars``: the variant specialized for scalar arguments (see ``_scalar_dispatch``)."""
     wrt = wrt if isinstance(wrt, str) else tuple(wrt)
+    refuse_generator(fn)
     with _LOCK:
         found = unit_cache.find(fn, _kind(eager, scalars), wrt)
         if found is not None:

@@ -1,14 +1,16 @@
 """The language fence: reject what srcgrad cannot differentiate, before any rewriting.
 
-Before: a parsed function that may contain, say, ``yield x``.
+Before: a parsed function that may contain, say, ``async for``.
 After:  the same function, unchanged, or a ``TransformError`` naming the construct and
         citing the user's file:line with a caret (or saying the file changed after import:
         ``freshness``)::
 
-            `yield` is not supported (generators cannot be differentiated)
+            `async for` is not supported
               File "model.py", line 4, in f
-                yield x
+                async for x in stream:
                 ^
+
+A generator helper called from differentiated code is lowered here first (``generators``).
 """
 
 from __future__ import annotations
@@ -17,13 +19,23 @@ import builtins
 
 from srcgrad import syntax
 from srcgrad.frontend.freshness import compiles_to, stale_source_error
+from srcgrad.frontend.generators import (
+    CONSUMED,
+    check_generator_calls,
+    lower_generator,
+    refuse_generator,
+)
 from srcgrad.frontend.transforms import lambdas_given_to_transforms
 from srcgrad.syntax import gast
 
 # node type -> why it is rejected
 UNSUPPORTED = {
-    gast.Yield: "`yield` is not supported (generators cannot be differentiated)",
-    gast.YieldFrom: "`yield from` is not supported (generators cannot be differentiated)",
+    gast.Yield: "`yield` is supported only in a generator helper that the differentiated "
+                "code consumes entirely (`for ... in gen(...)` without `break`, `sum(gen(...))`, "
+                "`list(gen(...))`); a generator is not differentiated directly",
+    gast.YieldFrom: "`yield from` is supported only in a generator helper that the "
+                    "differentiated code consumes entirely; a generator is not "
+                    "differentiated directly",
     gast.Await: "`await` is not supported (coroutines cannot be differentiated)",
     gast.AsyncFor: "`async for` is not supported",
     gast.AsyncWith: "`async with` is not supported",
@@ -76,6 +88,11 @@ NAMESPACE_READS = ("locals", "vars", "globals")
 def check_function(parsed):
     """Raise a ``TransformError`` for the first unsupported construct in ``parsed``."""
     node = parsed.node
+    check_generator_calls(parsed)
+    if parsed.fn.__code__ in CONSUMED:
+        lower_generator(parsed)
+    else:
+        refuse_generator(parsed.fn, parsed)
     _check_defaults(parsed, node.args)
     allowed = _local_function_nodes(node) | _call_unpackings(node) \
         | lambdas_given_to_transforms(parsed)
