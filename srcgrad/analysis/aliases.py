@@ -132,6 +132,12 @@ def analyze_aliases(body, params, is_module=lambda name: False):
     return facts
 
 
+def writes_through_names(body):
+    """Does some statement of ``body`` write through a name (``w[i] = v``,
+    ``w.append(v)``, ``w += v``)? Without one, the analysis has nothing to report."""
+    return any(_write_of(stmt) is not None for stmt in syntax.statements(body))
+
+
 def _number(body, facts, loops):
     for stmt in body:
         facts.order[id(stmt)] = len(facts.order)
@@ -361,7 +367,7 @@ def _view_expression(value):
     else:
         return None
     names = tuple(syntax.loaded_names(value))
-    if any(isinstance(n, gast.Call) for n in gast.walk(value)) and not isinstance(
+    if any(isinstance(n, gast.Call) for n in syntax.walk(value)) and not isinstance(
             value, gast.Call):
         return None
     return base, value, names
@@ -372,9 +378,10 @@ def _rebound(stmt):
     the arrays and lists that have views and aliases (a number has none), so ``x``
     stays the same object (the rebinding of an alias after it is guarded by
     ``_sg.updates_in_place``)."""
-    in_place = {id(n.targets[0]) for n in gast.walk(stmt) if isinstance(n, gast.Assign)
+    nodes = syntax.walk(stmt)
+    in_place = {id(n.targets[0]) for n in nodes if isinstance(n, gast.Assign)
                 and getattr(n, "inplace", False) and isinstance(n.targets[0], gast.Name)}
-    return {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+    return {n.id for n in nodes if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store) and id(n) not in in_place}
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import types
 
 from srcgrad import syntax
-from srcgrad.analysis.aliases import analyze_aliases
+from srcgrad.analysis.aliases import analyze_aliases, writes_through_names
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names, live_names
 from srcgrad.codegen import loader
@@ -51,11 +51,9 @@ def follow_aliased_writes(body, params, parsed, namer):
     backward sweep restores each overwritten item before any view of it is read again."""
     body = _lower_out_arguments(body, namer)
     body = map_blocks(body, lambda stmt: _copy_written_value(stmt, namer))
-    if loader.is_generated(parsed.fn):
-        return body
-    facts = analyze_aliases(body, params, lambda name: _is_module(parsed, name))
-    if not facts.writes:
+    if loader.is_generated(parsed.fn) or not writes_through_names(body):
         return body   # nothing written through a name: nothing to follow
+    facts = analyze_aliases(body, params, lambda name: _is_module(parsed, name))
     cfg = CFG(params, body)
     live, defined = live_names(cfg), defined_names(cfg, params, definitely=True)
     local = set(params) | set(syntax.names_in(gast.Module(body=body, type_ignores=[]),
