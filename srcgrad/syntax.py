@@ -24,6 +24,11 @@ def parse(source):
     return gast.parse(source)
 
 
+def to_gast(tree):
+    """The gast tree of a stdlib ``ast`` tree (``parse`` without parsing again)."""
+    return gast.ast_to_gast(tree)
+
+
 def to_source(node):
     """Print a gast tree (module, function, statement list or expression) as Python."""
     if isinstance(node, list):

@@ -31,19 +31,29 @@ _RAISED = {"count": 0, "original": None}   # compilations inside the raised limi
 
 def check_depth(tree, filename, function, line_offset=0):
     """Raise a ``TransformError`` at the line of the first expression of ``tree`` (a
-    Python ``ast``) nested deeper than ``MAX_DEPTH``; measured with an explicit stack."""
+    Python ``ast``) nested deeper than ``MAX_DEPTH``; measured with an explicit stack
+    (children pushed as ``ast.iter_child_nodes`` gives them, read field by field)."""
     stack = [(tree, 0, None)]
+    pop, push, ast_class, expr_class = stack.pop, stack.append, ast.AST, ast.expr
     while stack:
-        node, depth, line = stack.pop()
-        if getattr(node, "lineno", None) is not None:
-            line = node.lineno + line_offset
+        node, depth, line = pop()
+        lineno = getattr(node, "lineno", None)
+        if lineno is not None:
+            line = lineno + line_offset
         if depth > MAX_DEPTH:
             raise TransformError(
                 f"this expression is nested more than {MAX_DEPTH} levels deep, more than "
                 "srcgrad handles: split it into several assignments",
                 filename, line, None, function)
-        inner = depth + 1 if isinstance(node, ast.expr) else depth
-        stack.extend((child, inner, line) for child in ast.iter_child_nodes(node))
+        inner = depth + 1 if isinstance(node, expr_class) else depth
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast_class):
+                        push((item, inner, line))
+            elif isinstance(value, ast_class):
+                push((value, inner, line))
 
 
 @contextlib.contextmanager

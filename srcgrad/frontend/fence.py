@@ -119,7 +119,7 @@ def _local_function_nodes(fn_node):
 
 def _call_unpackings(fn_node):
     """``*xs`` written as a call's argument (``f(*xs)``): resolved when the call runs."""
-    return {id(arg) for call in gast.walk(fn_node) if isinstance(call, gast.Call)
+    return {id(arg) for call in syntax.walk(fn_node) if isinstance(call, gast.Call)
             for arg in call.args if isinstance(arg, gast.Starred)}
 
 

@@ -157,8 +157,9 @@ def _parse_lines(fn, lines, first_line):
     dedented = textwrap.dedent(source)
     indent = _indent_of(source) - _indent_of(dedented)
     try:
-        check_depth(ast.parse(dedented), filename, fn.__name__, first_line - 1)
-        module = syntax.parse(dedented)
+        tree = ast.parse(dedented)
+        check_depth(tree, filename, fn.__name__, first_line - 1)
+        module = syntax.to_gast(tree)
     except SyntaxError:
         if not is_lambda:
             raise
@@ -175,7 +176,7 @@ def _explicit_super(node):
     params = node.args.posonlyargs + node.args.args
     if not params:
         return
-    for sub in gast.walk(node):
+    for sub in syntax.walk(node):
         if isinstance(sub, gast.Call) and isinstance(sub.func, gast.Name) \
                 and sub.func.id == "super" and not sub.args and not sub.keywords:
             sub.args = [gast.Name(id="__class__", ctx=gast.Load(), annotation=None,
