@@ -175,6 +175,11 @@ def is_comment(stmt):
             and isinstance(stmt.value.value, str) and stmt.value.value.startswith(_COMMENT_TAG))
 
 
+def comment_text(stmt):
+    """The text of a ``comment`` statement."""
+    return stmt.value.value[len(_COMMENT_TAG):]
+
+
 def render(body):
     """Print statements as source, turning comment markers into ``#`` lines."""
     return "\n".join(render_lines(to_source(body))) + "\n"

@@ -13,6 +13,7 @@ import dataclasses
 import os
 
 from srcgrad import syntax
+from srcgrad.codegen import printer
 from srcgrad.syntax import gast
 
 
@@ -83,8 +84,24 @@ _SPLIT = syntax.comment("srcgrad: next statement")
 
 
 def _render_statements(statements):
-    """``id(stmt) -> _Chunk``: the statements printed in one go as the body of a dummy
-    function (after a ``pass``, so none is printed as a docstring), split at markers."""
+    """``id(stmt) -> _Chunk``: simple statements printed one by one (``printer``), the
+    others in one go as the body of a dummy function (after a ``pass``, so none is
+    printed as a docstring), split at markers."""
+    chunks, rest = {}, []
+    for stmt in statements:
+        line = printer.one_line(stmt)
+        if line is None:
+            rest.append(stmt)
+        else:
+            chunks[id(stmt)] = _Chunk(["    " + line])
+    _map_lines([(stmt, chunks[id(stmt)]) for stmt in statements
+                if id(stmt) in chunks and not syntax.is_comment(stmt)])
+    if rest:
+        chunks.update(_render_together(rest))
+    return chunks
+
+
+def _render_together(statements):
     body = [gast.Pass()]
     for stmt in statements:
         body += [stmt, _SPLIT]
