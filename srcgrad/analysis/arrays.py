@@ -37,20 +37,24 @@ _CONSTRUCTORS = {np.zeros, np.ones, np.empty, np.eye, np.identity, np.zeros_like
                  np.arange, np.linspace}
 
 
-def proven_arrays(body, params, call_target):
+def proven_arrays(body, params, call_target, nodes=None):
     """The locals of ``body`` proven arrays; ``call_target(call)`` is the object a call
-    with a non-local callee denotes, or None."""
+    with a non-local callee denotes, or None. ``nodes``: every node of ``body``
+    (``syntax.walk`` of each statement), when the caller has them already."""
+    if nodes is None:
+        nodes = [node for stmt in body for node in syntax.walk(stmt)]
     values = {}       # name -> the values assigned to it
     others = set(params)   # names bound some other way (parameters, loop targets, ...)
-    for stmt in syntax.statements(body):
-        simple = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], gast.Name)
-        if simple:
-            values.setdefault(stmt.targets[0].id, []).append(stmt.value)
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store) \
-                    and not (simple and node is stmt.targets[0]):
-                others.add(node.id)
+    simple_targets = set()
+    for node in nodes:
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], gast.Name):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+            simple_targets.add(id(node.targets[0]))
+    for node in nodes:
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store) \
+                and id(node) not in simple_targets:
+            others.add(node.id)
     arrays = set(values) - others
     changed = True
     while changed:

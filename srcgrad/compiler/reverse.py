@@ -179,12 +179,13 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
                        scalar_params=scalars)
     result = mode.run()
     escapes.record(unit, mode.escapes)
+    containers = _container_params(parsed.node, syntax.param_names(parsed.node.args))
     functions, zero_wrt = _assemble(parsed, result, fn_names, namer, isinstance(wrt, str),
-                                    scalars)
+                                    scalars, containers)
     if not (eager or scalars):
         for role in ("forward", "grad", "value_and_grad"):
             functions[role].body[:0] = array_type_guard(parsed)
-        fn_names.update(_scalar_dispatch(parsed, functions, base, namer))
+        fn_names.update(_scalar_dispatch(parsed, functions, base, namer, containers))
     unit.guards = guards.guarded(parsed)
     _guard_entries(unit.guards, functions)
     where = emit.source_location(parsed.filename, parsed.node.lineno)
@@ -254,14 +255,15 @@ def _guard_entries(unit_guards, functions):
     backward.body[:0] = check
 
 
-def _assemble(parsed, result, fn_names, namer, single, scalars):
+def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     """Build the four generated ``def``s from the sweeps. Each gradient is returned in
-    its input's dtype (``_sg.in_dtype_of``)."""
+    its input's dtype (``_sg.in_dtype_of``). ``containers``: the parameters used as
+    containers (``_container_params``)."""
     params = syntax.param_names(parsed.node.args)
     signature = parsed.node.args
     grads = []
     zero_wrt = []
-    containers = _container_params(parsed.node, params)
+    rebound = _assigned(result.forward)   # (before any `x_entry = x` is added)
     for p in result.adjoints:
         adjoint = result.adjoints[p]
         if adjoint is None:
@@ -271,12 +273,13 @@ def _assemble(parsed, result, fn_names, namer, single, scalars):
         elif p in containers:
             restructured = syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p)
             grads.append(restructured if scalars else syntax.quote_expr(
-                "_sg.in_dtype_of(d, x)", d=restructured, x=_entry_value(p, result.forward, namer)))
+                "_sg.in_dtype_of(d, x)", d=restructured,
+                x=_entry_value(p, result.forward, namer, rebound)))
         elif scalars:   # only float, int and float64 arguments reach that variant
             grads.append(syntax.name(adjoint))
         else:
             grads.append(syntax.quote_expr("_sg.in_dtype_of(d, x)", d=adjoint,
-                                           x=_entry_value(p, result.forward, namer)))
+                                           x=_entry_value(p, result.forward, namer, rebound)))
     grads_expr = grads[0] if single else syntax.tuple_of(grads)
     live_out = {result.adjoints[p] for p in result.adjoints if result.adjoints[p]}
     forward, backward, saved = optimize_sweeps(
@@ -345,24 +348,25 @@ def _assemble(parsed, result, fn_names, namer, single, scalars):
     return functions, zero_wrt
 
 
-def _entry_value(param, forward, namer):
+def _entry_value(param, forward, namer, rebound):
     """The name holding ``param``'s value on entry: itself, or, when the function rebinds
-    it, a copy taken first (``x_entry = x``), so the backward need not restore it."""
-    if param not in _assigned(forward):
+    it (``rebound``: the names ``forward`` assigns), a copy taken first (``x_entry = x``),
+    so the backward need not restore it."""
+    if param not in rebound:
         return param
     entry = namer.fresh(f"{param}_entry")
     forward.insert(0, syntax.assign(entry, syntax.name(param)))
     return entry
 
 
-def _scalar_dispatch(parsed, functions, base, namer):
+def _scalar_dispatch(parsed, functions, base, namer, containers):
     """When every argument is a scalar, the fused functions hand over to a variant
     specialized for scalars (compiled on first use), which needs no broadcasting and
     takes partials with ``math``. Only added when that variant would differ."""
     args = parsed.node.args
     params = [a.id for a in args.posonlyargs + args.args]
     if args.vararg or args.kwarg or args.kwonlyargs or not params \
-            or _container_params(parsed.node, params) or _matmul_operands(parsed.node, params):
+            or containers & set(params) or _matmul_operands(parsed.node, params):
         return {}
     if not _calls_array_helpers(functions["grad"]):
         return {}

@@ -85,8 +85,9 @@ class ReverseMode:
         self.cfg = CFG(self.params, node.body)
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
         self._call_infos = {}     # id(call node) -> CallInfo (see call_info)
+        nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]   # walked once
         self.arrays = proven_arrays(node.body, self.params,
-                                    lambda call: call_target(parsed, call, self.locals))
+                                    lambda call: call_target(parsed, call, self.locals), nodes)
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
                                          self.reads_variable if eager else None,
@@ -104,14 +105,14 @@ class ReverseMode:
         self.loop_depth = 0
         self.local_ids = set()    # statements saved per iteration (see iteration_locals)
         self.primal_live = None
-        self.containers = _container_names(node.body, self.params)
+        self.containers = _container_names(nodes)
         self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
-        self.lists = list_names(node.body)
-        self.structures = structure_names(node.body, self.lists)
+        self.lists = list_names(node.body, nodes)
+        self.structures = structure_names(node.body, self.lists, nodes)
         self.list_items_overwritten = any(
             isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store)
             and isinstance(n.value, gast.Name) and n.value.id in self.lists
-            for n in gast.walk(node))
+            for n in nodes)
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
 
@@ -438,26 +439,26 @@ class ReverseMode:
 _ITEM_FUNCTIONS = {"_sg.get_item", "_sg.add_at", "_sg.clear_item", "_sg.item_adjoint"}
 
 
-def _container_names(body, params):
+def _container_names(nodes):
     """Names whose values may be containers (indexed, iterated, grown, read by field, or
-    built as tuple/list/dict literals): their cotangents are added item by item."""
+    built as tuple/list/dict literals): their cotangents are added item by item.
+    ``nodes``: every node of the function's body."""
     found = set()
-    for stmt in body:
-        for node in syntax.walk(stmt):
-            base = None
-            if isinstance(node, gast.Subscript) or (
-                    isinstance(node, gast.Attribute) and not is_array_attribute(node.attr)):
-                base = node.value
-            elif isinstance(node, gast.For):
-                base = node.iter
-            elif isinstance(node, gast.Call) and list_growth(node):
-                base = node.func.value
-            elif isinstance(node, gast.Call) and node.args and syntax.dotted_name(
-                    node.func) in _ITEM_FUNCTIONS:   # generated code (grad of grad)
-                base = node.args[0]
-            elif isinstance(node, gast.Assign) and isinstance(
-                    node.value, (gast.Tuple, gast.List, gast.Dict)):
-                base = node.targets[0]
-            if isinstance(base, gast.Name):
-                found.add(base.id)
+    for node in nodes:
+        base = None
+        if isinstance(node, gast.Subscript) or (
+                isinstance(node, gast.Attribute) and not is_array_attribute(node.attr)):
+            base = node.value
+        elif isinstance(node, gast.For):
+            base = node.iter
+        elif isinstance(node, gast.Call) and list_growth(node):
+            base = node.func.value
+        elif isinstance(node, gast.Call) and node.args and syntax.dotted_name(
+                node.func) in _ITEM_FUNCTIONS:   # generated code (grad of grad)
+            base = node.args[0]
+        elif isinstance(node, gast.Assign) and isinstance(
+                node.value, (gast.Tuple, gast.List, gast.Dict)):
+            base = node.targets[0]
+        if isinstance(base, gast.Name):
+            found.add(base.id)
     return found - {"np", "math"}

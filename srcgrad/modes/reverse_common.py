@@ -38,40 +38,58 @@ def has_exit(stmt):
     return bool(stmt.body) and is_loop_exit(stmt.body[-1])
 
 
-def list_names(body):
+def list_names(body, nodes=None):
     """Locals that hold lists (built from a list display, or grown): the cotangent an
     array rule gives them (``np.sum(lst)``: an array) is turned back into a list, which
-    the adjoints of ``append`` and ``pop`` take items from."""
-    found, size = set(), -1
-    while size != len(found):   # ``c = a + b`` and ``c = a`` on lists give lists too
-        size = len(found)
-        for stmt in body:
-            for node in syntax.walk(stmt):
-                if isinstance(node, gast.Call) and list_growth(node):
-                    found.add(node.func.value.id)
-                if not (isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name)):
-                    continue
-                value = node.value
-                sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
-                    and isinstance(value.op, gast.Add) else [value]
-                if isinstance(value, gast.List) or any(
-                        isinstance(side, gast.Name) and side.id in found for side in sides):
-                    found.add(node.targets[0].id)
-    return found
+    the adjoints of ``append`` and ``pop`` take items from. ``nodes``: every node of
+    ``body`` (``syntax.walk`` of each statement), when the caller has them already."""
+    nodes = _nodes_of(body) if nodes is None else nodes
+    found = set()
+    bindings = []   # (target, the values that make it a list when one is a list)
+    for node in nodes:
+        if isinstance(node, gast.Call) and list_growth(node):
+            found.add(node.func.value.id)
+        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
+            value = node.value
+            if isinstance(value, gast.List):
+                found.add(node.targets[0].id)
+                continue
+            sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
+                and isinstance(value.op, gast.Add) else [value]
+            names = [side.id for side in sides if isinstance(side, gast.Name)]
+            if names:
+                bindings.append((node.targets[0].id, names))
+    return _closure(found, bindings)   # ``c = a + b`` and ``c = a`` on lists give lists
 
 
-def structure_names(body, lists):
+def structure_names(body, lists, nodes=None):
     """Locals that hold a list, tuple or dict (``lists``, a display, or a name bound to
     one): their cotangents are structures too, added item by item, never with ``+``
     (which concatenates lists and tuples)."""
-    found, size = set(lists), -1
+    nodes = _nodes_of(body) if nodes is None else nodes
+    found, bindings = set(lists), []
+    for node in nodes:
+        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
+            if isinstance(node.value, (gast.List, gast.Tuple, gast.Dict)):
+                found.add(node.targets[0].id)
+            elif isinstance(node.value, gast.Name):
+                bindings.append((node.targets[0].id, [node.value.id]))
+    return _closure(found, bindings)
+
+
+def _nodes_of(body):
+    return [node for stmt in body for node in syntax.walk(stmt)]
+
+
+def _closure(found, bindings):
+    """``found`` with every target of ``bindings`` one of whose names is found, to a
+    fixpoint (a chain of bindings in any order)."""
+    size = -1
     while size != len(found):
         size = len(found)
-        for node in (n for stmt in body for n in syntax.walk(stmt)):
-            if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name) and (
-                    isinstance(node.value, (gast.List, gast.Tuple, gast.Dict))
-                    or isinstance(node.value, gast.Name) and node.value.id in found):
-                found.add(node.targets[0].id)
+        for target, names in bindings:
+            if target not in found and any(name in found for name in names):
+                found.add(target)
     return found
 
 
