@@ -222,12 +222,16 @@ def quote_expr(source, /, **subs):
 def _instantiate(node, subs):
     """A copy of the template ``node`` with each ``Name`` whose id is a key of ``subs``
     replaced (``clone`` then ``replace_names``, in one pass)."""
-    if type(node) is gast.Name and node.id in subs:
+    kind = type(node)
+    if kind is gast.Name and node.id in subs:
         return _substitute(node, subs[node.id])
-    new = node.__class__.__new__(node.__class__)
+    new = kind.__new__(kind)
     fields = new.__dict__
+    if kind in _LEAVES and node.__dict__.get("annotation") is None:
+        fields.update(node.__dict__)
+        return new
     for key, value in node.__dict__.items():
-        if isinstance(value, gast.AST):
+        if isinstance(value, gast.AST) and not isinstance(value, _CONTEXT):
             value = _instantiate(value, subs)
         elif type(value) is list:
             value = [_instantiate(item, subs) if isinstance(item, gast.AST) else item
@@ -253,7 +257,7 @@ def replace_names(node, subs):
 def _substitute(node, replacement):
     if isinstance(replacement, str):
         return gast.Name(id=replacement, ctx=node.ctx, annotation=None, type_comment=None)
-    new = clone(replacement)
+    new = clone(replacement)   # (a Name: its fields copied, its context given below)
     if hasattr(new, "ctx"):
         new.ctx = node.ctx
     return new
@@ -287,10 +291,31 @@ _LEAF_FIELDS = {"ctx", "id", "attr", "type_comment", "kind"}
 
 
 def names_in(node, ctx=None):
-    """Ids of the ``Name`` nodes under ``node`` (optionally only Load or Store ones)."""
-    name_class = gast.Name
-    return [sub.id for sub in walk(node)
-            if type(sub) is name_class and (ctx is None or isinstance(sub.ctx, ctx))]
+    """Ids of the ``Name`` nodes under ``node`` (optionally only Load or Store ones), in
+    ``walk``'s order (the walk without its list of every node)."""
+    found, nodes = [], [node]
+    append, ast_class, name_class, fields_of = nodes.append, gast.AST, gast.Name, _CHILD_FIELDS
+    for current in nodes:
+        kind = type(current)
+        if kind is name_class:
+            if ctx is None or isinstance(current.ctx, ctx):
+                found.append(current.id)
+            if current.annotation is None:
+                continue
+        elif kind is gast.Constant:
+            continue
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+        for field in fields:
+            value = getattr(current, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast_class):
+                        append(item)
+            elif isinstance(value, ast_class):
+                append(value)
+    return found
 
 
 def statements(body):
@@ -347,17 +372,29 @@ def line_of(node, default=None):
     return getattr(node, "lineno", None) or default
 
 
+# Copied by copying their fields: a Name's context (Load, Store...) holds nothing and is
+# shared (so is every context), a Constant's value is not a node; a parameter's Name
+# with an annotation is copied field by field.
+_LEAVES = frozenset({gast.Name, gast.Constant})
+_CONTEXT = gast.expr_context
+
+
 def clone(node):
     """A deep copy of a gast tree (or list of trees), keeping every attribute (line
     numbers and the compiler's own marks); faster than ``copy.deepcopy``."""
     if isinstance(node, list):
         return [clone(item) for item in node]
+    kind = type(node)
+    if kind in _LEAVES and node.__dict__.get("annotation") is None:
+        new = kind.__new__(kind)
+        new.__dict__.update(node.__dict__)
+        return new
     if not isinstance(node, gast.AST):
         return node
-    new = node.__class__.__new__(node.__class__)
+    new = kind.__new__(kind)
     fields = new.__dict__
     for key, value in node.__dict__.items():
-        if isinstance(value, gast.AST):
+        if isinstance(value, gast.AST) and not isinstance(value, _CONTEXT):
             value = clone(value)
         elif type(value) is list:
             value = [clone(item) if isinstance(item, gast.AST) else item for item in value]

@@ -21,18 +21,33 @@ _BINARY = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.m
 
 def fold_constants(expr):
     """Return ``expr`` with literal arithmetic folded (children first)."""
-    for field, value in gast.iter_fields(expr):
+    kind = type(expr)
+    if kind is gast.Name or kind is gast.Constant:   # (most leaves: nothing to fold)
+        return expr
+    for field in _expression_fields(kind):
+        value = getattr(expr, field, None)
         if isinstance(value, gast.expr):
             setattr(expr, field, fold_constants(value))
-        elif isinstance(value, list):
+        elif type(value) is list:
             setattr(expr, field, [fold_constants(v) if isinstance(v, gast.expr) else v
                                   for v in value])
-    if isinstance(expr, gast.BinOp):
+    if kind is gast.BinOp:
         return _fold_binop(expr)
-    if isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub) \
-            and _is_number(expr.operand):
+    if kind is gast.UnaryOp and isinstance(expr.op, gast.USub) and _is_number(expr.operand):
         return const(-expr.operand.value)
     return expr
+
+
+def _expression_fields(kind):
+    """The fields of a node class that may hold expressions (not names or contexts)."""
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(f for f in kind._fields
+                                      if f not in ("ctx", "id", "attr", "kind", "op"))
+    return fields
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _fold_binop(expr):
