@@ -329,6 +329,15 @@ def statements(body):
                 yield from statements(inner)
 
 
+def emptied_block(stmt, field):
+    """What ``stmt``'s block ``field`` becomes when a pass removed all its statements:
+    ``pass`` where Python needs a statement (a body, the ``finally`` of a ``try`` without
+    handlers), else nothing."""
+    needed = field == "body" or (field == "finalbody" and isinstance(stmt, gast.Try)
+                                 and not stmt.handlers)
+    return [gast.Pass()] if needed else []
+
+
 def loaded_names(node):
     return names_in(node, gast.Load)
 

@@ -1,7 +1,9 @@
 """A control-flow graph over (normalized or generated) structured Python.
 
 Each simple statement is a node; an ``if`` contributes its test node, a loop its header
-node (a ``for`` header defines the loop target). ``break`` jumps past its loop.
+node (a ``for`` header defines the loop target), an ``except`` handler its entry node
+(reached from before and after every statement of its ``try`` body). ``break`` jumps
+past its loop.
 
 ``cfg.index`` numbers the names the graph mentions (``analysis.bits``) and gives every
 node ``def_bits`` / ``use_bits``; ``cfg.order(forward)`` is the order a dataflow solver
@@ -112,7 +114,7 @@ class CFG:
             header = self._connect(self._add(stmt, "with", defs=defs, uses=uses), preds)
             return self._block(stmt.body, [header])
         if isinstance(stmt, gast.Try):
-            return self._block(stmt.finalbody, self._block(stmt.body, preds))
+            return self._block(stmt.finalbody, self._guarded(stmt, preds))
         if isinstance(stmt, gast.Break):
             node = self._connect(self._add(stmt, "break"), preds)
             self._loop_exits[-1].append(node)
@@ -126,6 +128,19 @@ class CFG:
             return []
         defs, uses = statement_defs_uses(stmt)
         return [self._connect(self._add(stmt, "stmt", defs, uses), preds)]
+
+    def _guarded(self, stmt, preds):
+        """A ``try`` body, then its handlers: an exception may stop the body before any of
+        its statements, so each handler is entered from the state before the body and after
+        every statement in it."""
+        first = len(self.nodes)
+        ends = self._block(stmt.body, preds)
+        raising = list(preds) + self.nodes[first:]
+        for handler in stmt.handlers:
+            names = syntax.names_in(handler.name) if handler.name is not None else ()
+            entry = self._connect(self._add(handler, "handler", defs=names), raising)
+            ends = ends + self._block(handler.body, [entry])
+        return ends
 
     def _connect(self, node, preds):
         for pred in preds:

@@ -43,9 +43,7 @@ UNSUPPORTED = {
     gast.Global: "`global` is not supported (assigning module globals from a "
                  "differentiated function would hide data flow); pass the value in and return it",
     gast.Nonlocal: "`nonlocal` is not supported; pass the value in and return it",
-    gast.ExceptHandler: "`try`/`except` is not supported yet (`try`/`finally` is): the "
-                        "backward sweep cannot undo a block that an exception interrupted; "
-                        "move the error handling outside the differentiated function",
+    gast.TryStar: "`except*` (exception groups) is not supported",
     gast.ClassDef: "a class defined inside a differentiated function is not supported",
     gast.FunctionDef: "a `def` nested inside a block (an `if`, a loop, another `def`) is not "
                       "supported; define it at the top of the function or at module level",
@@ -66,7 +64,6 @@ UNSUPPORTED = {
 # is filled in with the name the user wrote).
 REFUSED = {
     "default": "this default value is not supported",
-    "try-else": "`try`/`else` is not supported yet",
     "star-import": "star-imports are not supported",
     "from-import": "`from ... import` inside a differentiated function is not supported; "
                    "import at module level",
@@ -135,8 +132,6 @@ def _check_node(parsed, node):
     message = UNSUPPORTED.get(type(node))   # (gast's node classes have no subclasses)
     if message is not None:
         raise parsed.error(message, node)
-    if isinstance(node, gast.Try) and node.orelse:
-        raise parsed.error(REFUSED["try-else"], node)
     if isinstance(node, gast.ImportFrom):
         if any(alias.name == "*" for alias in node.names):
             raise parsed.error(REFUSED["star-import"], node)

@@ -119,6 +119,11 @@ class ForwardMode:
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
             before = self.zero_list_tangent(stmt.value, state)
             return before + self.bare_call(stmt, stmt.value, state)
+        if isinstance(stmt, gast.With):
+            return [gast.With(items=stmt.items, body=self.block(stmt.body, state) or [gast.Pass()],
+                              type_comment=None)]
+        if isinstance(stmt, gast.Try):
+            return self.guarded(stmt, state)
         return [stmt]
 
     def zero_list_tangent(self, call, state):
@@ -421,6 +426,23 @@ class ForwardMode:
                 else_code += self.materialize(name, else_state)
         state.join(then_state, else_state)
         return [gast.If(test=stmt.test, body=then_code or [gast.Pass()], orelse=else_code)]
+
+    def guarded(self, stmt, state):
+        """``try``: each tangent is computed next to its primal statement, so the part of
+        the body an exception lets run has its tangents. With handlers, the names the body
+        gives a tangent get a zero one first (what they keep if the body stops before
+        them), and after the ``try`` either path's state may hold."""
+        body_state = state.copy()
+        body = self.block(stmt.body, body_state) or [gast.Pass()]
+        before = []
+        if stmt.handlers:
+            for name in sorted(set(body_state.tangents) - set(state.tangents)):
+                before += self.materialize(name, state)
+            state.join(body_state, state.copy())
+        else:
+            state.tangents, state.defined = body_state.tangents, body_state.defined
+        final = self.block(stmt.finalbody, state)
+        return before + [gast.Try(body=body, handlers=stmt.handlers, orelse=[], finalbody=final)]
 
     def loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body

@@ -46,6 +46,7 @@ from srcgrad.modes.reverse_common import (
     structure_names,
 )
 from srcgrad.modes.reverse_containers import ContainerAdjoints
+from srcgrad.modes.reverse_exceptions import ExceptionAdjoints, prune_markers
 from srcgrad.modes.reverse_loops import LoopAdjoints
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
@@ -75,6 +76,7 @@ class ReverseMode:
     - ``bookkeeping``         adding a contribution to an adjoint (``AdjointBookkeeping``)
     - ``container_adjoints``  writes into lists, dicts and items (``ContainerAdjoints``)
     - ``loop_adjoints``       ``for`` and ``while`` loops, forward and reversed
+    - ``exception_adjoints``  ``try`` with handlers: adjoints of the statements that completed
     """
 
     def __init__(self, parsed, node, wrt, namer, callee_names, eager=False,
@@ -100,6 +102,7 @@ class ReverseMode:
         self.bookkeeping = AdjointBookkeeping(self)
         self.container_adjoints = ContainerAdjoints(self)
         self.loop_adjoints = LoopAdjoints(self)
+        self.exception_adjoints = ExceptionAdjoints(self)
         self.callees = []
         self.escapes = []   # errors locating what lets a differentiated value out
         self.loop_depth = 0
@@ -183,6 +186,8 @@ class ReverseMode:
         if seed and ret.value.id in self.activity.varied_before[self.cfg.node(ret)]:
             state[ret.value.id] = SHARED
         backward = self.backward_block(body, state)
+        if self.exception_adjoints.gates:
+            forward = prune_markers(forward, backward)
         adjoints = {p: (self.namer.adjoint(p) if p in state else None) for p in self.wrt}
         return ReverseResult(forward, backward, ret.value,
                              seed or self.namer.fresh("dresult"), adjoints, self.stack,
@@ -226,6 +231,8 @@ class ReverseMode:
         if isinstance(stmt, gast.With):
             return [gast.With(items=stmt.items, body=self.forward_block(stmt.body) or [gast.Pass()],
                               type_comment=None)]
+        if isinstance(stmt, gast.Try) and stmt.handlers:
+            return self.exception_adjoints.forward_try(stmt)
         if isinstance(stmt, gast.Try):
             return [gast.Try(body=self.forward_block(stmt.body) or [gast.Pass()], handlers=[],
                              orelse=[], finalbody=self.forward_block(stmt.finalbody))]
@@ -267,6 +274,9 @@ class ReverseMode:
         return self.activity.is_active_target(self.cfg.node(stmt), name)
 
     def backward(self, stmt, state):
+        gated = self.exception_adjoints.gated(stmt, state)   # in a try body
+        if gated is not None:
+            return gated
         if isinstance(stmt, gast.Assign):
             target = stmt.targets[0]
             if isinstance(target, gast.Subscript):

@@ -3,12 +3,13 @@
 Passes run in order (each in its own module, one rewrite each): ``nested_derivatives``
 (lifts local functions given to ``sg.grad``...) -> ``sequence_operands`` (lists given to
 elementwise NumPy functions become arrays) -> ``local_functions`` (collects nested
-``def``s) -> ``desugar`` -> ``control_flow`` -> ``variables`` (eager units) -> ``anf``
-(with ``expansions`` and ``inline``) -> ``frozen_distributions`` -> ``tuples`` ->
-``branch_tests`` -> ``rename``.
+``def``s) -> ``exceptions`` (``except`` handlers' code after the ``try``) -> ``desugar``
+-> ``control_flow`` -> ``variables`` (eager units) -> ``anf`` (with ``expansions`` and
+``inline``) -> ``frozen_distributions`` -> ``tuples`` -> ``branch_tests`` -> ``rename``.
 The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls,
-``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``, a
-trailing ``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
+``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``,
+``try`` with handlers that only assign names (``exceptions``), a trailing
+``if flag: break`` in loop bodies, ``raise``, and one final ``return atom``.
 """
 
 from srcgrad.syntax import gast
@@ -34,6 +35,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize import anf, control_flow, desugar, rename, tuples, variables
     from srcgrad.normalize.aliased_writes import follow_aliased_writes
     from srcgrad.normalize.branch_tests import freeze_branch_tests
+    from srcgrad.normalize.exceptions import lower_handlers
     from srcgrad.normalize.frozen_distributions import call_frozen_methods
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
@@ -44,6 +46,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     lift_local_derivatives(parsed, namer)
     convert_sequence_operands(parsed)
     local_functions = collect_local_functions(parsed, namer)
+    node.body = lower_handlers(node.body, namer)
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)

@@ -60,7 +60,7 @@ def _filter(body, keep, emptied):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
                 new = _filter(inner, keep, emptied)
-                setattr(stmt, field, new or ([gast.Pass()] if field == "body" else []))
+                setattr(stmt, field, new or syntax.emptied_block(stmt, field))
         if _is_empty_if(stmt):
             emptied.append(stmt)
             continue
@@ -91,3 +91,4 @@ def _is_pure(expr):
             if "random" in (syntax.dotted_name(func) or ""):
                 return False
     return True
+

@@ -169,6 +169,7 @@ def _drop(body, needed):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
                 new = _drop(inner, needed)
-                setattr(stmt, field, new or ([gast.Pass()] if field == "body" else []))
+                setattr(stmt, field, new or syntax.emptied_block(stmt, field))
         out.append(stmt)
     return out
+
