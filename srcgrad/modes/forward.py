@@ -42,7 +42,7 @@ from srcgrad.modes.calls import (
 )
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
-from srcgrad.modes.reverse_common import concatenates, list_names
+from srcgrad.modes.reverse_common import UNLOWERED, concatenates, list_names, unlowered_handler
 from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
@@ -432,6 +432,9 @@ class ForwardMode:
         the body an exception lets run has its tangents. With handlers, the names the body
         gives a tangent get a zero one first (what they keep if the body stops before
         them), and after the ``try`` either path's state may hold."""
+        left = unlowered_handler(stmt)
+        if left is not None:
+            raise self.parsed.error(UNLOWERED, left)
         body_state = state.copy()
         body = self.block(stmt.body, body_state) or [gast.Pass()]
         before = []

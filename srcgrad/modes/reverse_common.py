@@ -97,3 +97,19 @@ def concatenates(value, lists):
     """Is the BinOp ``value`` ``a + b`` on lists (concatenation, not arithmetic)?"""
     return isinstance(value.op, gast.Add) and any(
         isinstance(side, gast.Name) and side.id in lists for side in (value.left, value.right))
+
+
+UNLOWERED = ("srcgrad left code in this `except` handler, where it would get no derivative "
+             "(a srcgrad bug: please report it); move the handling outside the function")
+
+
+def unlowered_handler(stmt):
+    """The first statement of ``stmt``'s ``except`` handlers that is not a note of which
+    handler ran (``normalize.exceptions`` moves the handlers' code after the ``try``), or
+    None: code left in a handler would get no derivative."""
+    for handler in stmt.handlers:
+        for inner in handler.body:
+            if not (isinstance(inner, gast.Assign) and isinstance(inner.targets[0], gast.Name)
+                    and isinstance(inner.value, (gast.Constant, gast.Name))):
+                return inner
+    return None

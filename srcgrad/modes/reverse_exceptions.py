@@ -36,7 +36,7 @@ far they got would need a record per iteration or per block).
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.modes.reverse_common import is_loop_exit
+from srcgrad.modes.reverse_common import UNLOWERED, is_loop_exit, unlowered_handler
 from srcgrad.syntax import gast
 
 REFUSED = {
@@ -61,6 +61,9 @@ class ExceptionAdjoints:
         mode = self.mode
         if mode.loop_depth > 0:
             raise mode.parsed.error(REFUSED["in-loop"], stmt)
+        left = unlowered_handler(stmt)
+        if left is not None:
+            raise mode.parsed.error(UNLOWERED, left)
         for sub in syntax.statements(stmt.body):
             if isinstance(sub, (gast.For, gast.While)):
                 raise mode.parsed.error(REFUSED["loop-inside"], sub)

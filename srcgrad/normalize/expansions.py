@@ -31,6 +31,7 @@ class ExpandingForms:
         apart (see ``local_functions`` and ``inline``); ``wrap_variables``: its loads that
         may be Variables are wrapped, as the caller's were (an eager unit)."""
         from srcgrad.normalize import control_flow, desugar, variables
+        from srcgrad.normalize.exceptions import lower_handlers
         from srcgrad.normalize.local_functions import renamed_body
 
         pre, args = self.atoms(expr.args)
@@ -44,6 +45,7 @@ class ExpandingForms:
         except TypeError as exc:
             raise self.parsed.error(str(exc), expr) from None
         syntax.set_line(body, getattr(expr, "lineno", None) or fn.lineno)
+        body = lower_handlers(body, self.namer)
         body = control_flow.to_single_exit(desugar.desugar(body, self.namer), self.namer)
         if wrap_variables:
             body = variables.wrap_variable_reads(body, self.parsed, self.namer, True)

@@ -218,3 +218,34 @@ def test_with_and_try_finally_carry_tangents(f):
     # Forward mode gave `with` blocks no tangents (a silent zero) and emitted a `try`
     # whose `finally` the optimizer had emptied (a SyntaxError).
     check_both_modes(f, (np.array([0.3, -1.1]),))
+
+
+def safe_log(v):
+    try:
+        if v < 0:
+            raise ValueError("negative")
+        r = np.log(v)
+    except ValueError:
+        r = v * v
+    return r
+
+
+def calls_an_inlined_helper_with_a_handler(x):
+    return safe_log(x) * 2.0
+
+
+def defines_a_local_function_with_a_handler(x):
+    def pick(v):
+        try:
+            w = {"a": v}["b"]
+        except KeyError:
+            w = np.sin(v)
+        return w
+    return pick(x) * 2.0
+
+
+@pytest.mark.parametrize("f", [calls_an_inlined_helper_with_a_handler,
+                               defines_a_local_function_with_a_handler])
+@pytest.mark.parametrize("x", [0.5, -0.5])
+def test_handlers_of_inlined_functions(f, x):
+    check_both_modes(f, (x,))
