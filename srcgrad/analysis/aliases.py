@@ -43,6 +43,8 @@ VIEW_FUNCTIONS = frozenset({
 ITEM_METHODS = frozenset({"get", "values", "items", "keys", "setdefault", "pop", "popitem"})
 FRESH_METHODS = frozenset({"copy", "astype", "sum", "mean", "prod", "dot", "tolist",
                            "std", "var", "cumsum", "cumprod", "conj", "round", "clip"})
+# Of the container builders, those whose result reads its argument later (not a copy).
+_LAZY = frozenset({"reversed", "iter"})
 _LOOPS = (gast.For, gast.While)
 _BLOCKS = (gast.If, gast.For, gast.While, gast.With, gast.Try)
 
@@ -288,7 +290,8 @@ def _bind_call(facts, target, call):
             if isinstance(arg, gast.Name):
                 for held in list(facts.holds.get(facts.find(arg.id), ())):
                     _hold(facts, target, held)
-                _hold(facts, target, arg.id)
+                if name in _LAZY or arg.id not in facts.containers:
+                    _hold(facts, target, arg.id)   # an array's rows, or a live iterator
         return
     for arg in list(args) + [kw.value for kw in call.keywords]:
         if isinstance(arg, gast.Name):   # the result may be (a view of) any argument
@@ -396,7 +399,7 @@ def _sure_containers(body, params):
     items are never views of them."""
     bindings = {}
     for stmt in syntax.statements(body):
-        for name in syntax.names_in(stmt, gast.Store):
+        for name in _bound_by(stmt):
             bindings.setdefault(name, []).append(
                 stmt.value if isinstance(stmt, gast.Assign) and isinstance(
                     stmt.targets[0], gast.Name) and stmt.targets[0].id == name else None)
@@ -409,6 +412,22 @@ def _sure_containers(body, params):
                 sure.discard(name)
                 changed = True
     return frozenset(sure)
+
+
+def _bound_by(stmt):
+    """Names ``stmt`` itself binds: a block's target, not the statements nested in it
+    (``statements`` visits those), except a ``try``'s handlers, which it does not visit."""
+    if isinstance(stmt, gast.For):
+        return syntax.names_in(stmt.target, gast.Store)
+    if isinstance(stmt, gast.With):
+        return [name for item in stmt.items if item.optional_vars is not None
+                for name in syntax.names_in(item.optional_vars, gast.Store)]
+    if isinstance(stmt, gast.Try):
+        return [name for handler in stmt.handlers
+                for name in syntax.names_in(handler, gast.Store)]
+    if isinstance(stmt, (gast.If, gast.While)):
+        return []
+    return syntax.names_in(stmt, gast.Store)
 
 
 def _is_container_value(value, sure):

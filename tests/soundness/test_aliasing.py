@@ -212,3 +212,37 @@ BUFFER = np.zeros(3)
 def _writes_global(x):
     BUFFER[0] = x[0] * 2.0
     return np.sum(BUFFER * x)
+
+
+DATA = np.array([[0.1, 0.2, -0.3], [0.3, -0.5, 0.8], [1.0, 0.4, 0.6]])
+
+
+def _rows_of_zipped_columns(params):
+    return params[0], params[1] * 2.0
+
+
+def zip_star_loop_reading_a_global(x):
+    # zip(*...) is lowered to lists built in a loop and copied by tuple(): writing into
+    # those lists reaches neither the global nor the argument
+    out = []
+    for a, b in zip(*_rows_of_zipped_columns((x, x * x))):
+        out.append(a * np.sum(DATA * b))
+    return np.sum(np.stack(out)) + np.sum(DATA[0] * x)
+
+
+def test_a_loop_over_zip_star_reading_a_global_is_exact():
+    check_modes(zip_star_loop_reading_a_global)
+    assert np.array_equal(DATA[0], [0.1, 0.2, -0.3])
+
+
+def _writes_global_through_a_copied_list(x):
+    rows = [BUFFER]
+    row = tuple(rows)[0]     # a copy of the list holds the same array
+    row[0] = x[0] * 2.0      # changes
+    return np.sum(BUFFER * x)
+
+
+def test_writing_into_a_global_reached_through_a_copied_list_is_refused():
+    with pytest.raises(sg.TransformError, match="writing into `BUFFER`"):
+        sg.grad(_writes_global_through_a_copied_list)(X.copy())
+
