@@ -9,6 +9,15 @@ The check is directional (as in autograd's ``check_grads``): for random directio
 ``<J^T u, v>``, from the generated backward sweep (``sg.vjp``). One check covers every
 entry of the Jacobian at the cost of two extra calls of ``f``. For a scalar output it
 also checks that the fused ``sg.grad`` function agrees with the split pair.
+
+autograd's calling convention works too, so a ported test suite runs unchanged::
+
+    check_grads(loss, modes=["rev"])(weights)          # argnum 0, order 2
+    check_grads(f, 1, modes=["fwd", "rev"], order=1)(x, y)
+
+``modes`` picks reverse (``sg.vjp``) and forward (``sg.jvp``) checks; ``order=2`` also
+checks the Hessian-vector product ``sg.hvp`` of ``<u, f(x)>`` (forward over reverse)
+against central differences of its gradient.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import dataclasses
 import numpy as np
 
 from srcgrad.api import functional as api
+from srcgrad.api import higher
 
 
 @dataclasses.dataclass
@@ -66,15 +76,106 @@ def directional_check(f, args, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-
     return GradCheck(names, float(numeric), float(analytic), float(error), ok)
 
 
-def check_grads(f, args, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-9, seed=0):
+def check_grads(f, args=None, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-9, seed=0,
+                *, modes=None, order=None):
     """Raise ``AssertionError`` if ``f``'s generated gradient disagrees with finite
-    differences at ``args``; return the relative error otherwise."""
+    differences at ``args``; return the relative error otherwise. Without ``args`` (or
+    with an int, autograd's ``argnum``) return autograd's checker ``(*args) -> None``."""
+    if args is None or (isinstance(args, int) and not isinstance(args, bool)):
+        return _autograd_checker(f, 0 if args is None else args,
+                                 ("fwd", "rev") if modes is None else tuple(modes),
+                                 2 if order is None else order, dict(eps=eps, rtol=rtol,
+                                                                     atol=atol, seed=seed))
+    if modes is not None or order is not None:
+        raise TypeError("modes= and order= belong to autograd's form "
+                        "check_grads(f, argnum, modes=..., order=...)(*args)")
     result = directional_check(f, args, wrt, kwargs, eps, rtol, atol, seed)
+    _raise_unless_ok(f, result, "gradient")
+    return result.error
+
+
+def forward_check(f, args, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-9, seed=0):
+    """Compare ``<u, J v>`` from central differences with ``<u, jvp(f)(args, v)>``."""
+    kwargs = dict(kwargs or {})
+    args = list(args)
+    (position,), names = _positions(f, wrt)
+    rng = np.random.default_rng(seed)
+    direction = _tree_map(lambda a: _random_like(a, rng), args[position])
+
+    def along(step):
+        moved = list(args)
+        moved[position] = _tree_map(lambda a, d: _shift(a, d, step), args[position],
+                                    direction)
+        return f(*moved, **kwargs)
+
+    difference = (np.asarray(along(eps)) - np.asarray(along(-eps))) / (2 * eps)
+    value, tangent = higher.jvp(f, wrt)(*args, direction, **kwargs)
+    u = _random_like(value, rng)
+    numeric, analytic = _vdot(u, difference), _vdot(u, tangent)
+    scale = max(abs(numeric), abs(analytic))
+    error = abs(numeric - analytic) / scale if scale > 0 else 0.0
+    ok = bool(error <= rtol or abs(numeric - analytic) <= atol)
+    return GradCheck(names, numeric, analytic, float(error), ok)
+
+
+def _autograd_checker(f, argnum, modes, order, tolerances):
+    unknown = [m for m in modes if m not in ("fwd", "rev")]
+    if unknown:
+        raise ValueError(f"modes must be 'fwd' and/or 'rev', got {unknown}")
+
+    def check(*args, **kwargs):
+        _check_orders(f, list(args), kwargs, argnum, modes, order, tolerances)
+
+    return check
+
+
+def _check_orders(f, args, kwargs, argnum, modes, order, tolerances):
+    """autograd's ``check_grads``: each mode at ``args``, then (``order`` 2) the second
+    derivative."""
+    for mode in modes:
+        check = forward_check if mode == "fwd" else directional_check
+        result = check(f, args, argnum, kwargs, **tolerances)
+        _raise_unless_ok(f, result, "forward derivative" if mode == "fwd" else "gradient")
+    if order > 2:
+        raise ValueError(f"check_grads checks derivatives up to order 2, not {order}")
+    if order == 2:
+        _raise_unless_ok(f, second_order_check(f, args, argnum, kwargs, **tolerances),
+                         "second derivative")
+
+
+def second_order_check(f, args, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-9, seed=0):
+    """The Hessian-vector product ``sg.hvp`` (forward over reverse) of ``<u, f(x)>``
+    along ``v``, against central differences of its gradient along ``v``, both taken
+    in a random direction ``w``."""
+    kwargs = dict(kwargs or {})
+    args = list(args)
+    (position,), names = _positions(f, wrt)
+    rng = np.random.default_rng(seed + 1)
+    u = _random_like(f(*args, **kwargs), rng)
+    v = _tree_map(lambda a: _random_like(a, rng), args[position])
+    w = _tree_map(lambda a: _random_like(a, rng), args[position])
+
+    def weighted_output(x):
+        moved = list(args)
+        moved[position] = x
+        return np.sum(u * f(*moved, **kwargs))
+
+    gradient = api.grad(weighted_output)
+    plus = gradient(_tree_map(lambda a, d: _shift(a, d, eps), args[position], v))
+    minus = gradient(_tree_map(lambda a, d: _shift(a, d, -eps), args[position], v))
+    numeric = (_tree_vdot(plus, w) - _tree_vdot(minus, w)) / (2 * eps)
+    analytic = _tree_vdot(higher.hvp(weighted_output)(args[position], v), w)
+    scale = max(abs(numeric), abs(analytic))
+    error = abs(numeric - analytic) / scale if scale > 0 else 0.0
+    ok = bool(error <= rtol or abs(numeric - analytic) <= atol)
+    return GradCheck(names, float(numeric), float(analytic), float(error), ok)
+
+
+def _raise_unless_ok(f, result, what):
     if not result.ok:
         name = getattr(f, "__qualname__", repr(f))
-        raise AssertionError(f"gradient of {name} w.r.t. {', '.join(result.wrt)} is wrong:\n"
+        raise AssertionError(f"{what} of {name} w.r.t. {', '.join(result.wrt)} is wrong:\n"
                              + result.report())
-    return result.error
 
 
 def _positions(f, wrt):

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import srcgrad as sg
 from srcgrad.cli.check import make_inputs, parse_shapes, parse_values
 from srcgrad.cli.errors import UsageError
 from srcgrad.testing import check_grads, directional_check
@@ -105,3 +106,54 @@ def test_shapes_and_signature_defaults_make_the_inputs():
                 lambda: make_inputs(f, {"z": ()}, None, np.random.default_rng(0))):
         with pytest.raises(UsageError):
             bad()
+
+
+def test_check_grads_in_autograds_form_raises_on_the_wrong_rule_in_each_mode(project):
+    out = run_python("""
+        import json
+        import numpy as np
+        from srcgrad.testing import check_grads
+        import funcs
+
+        x = np.array([0.3, -1.2, 0.5])
+        check_grads(funcs.fine)(x, 0.4)                               # fwd and rev, order 2
+        check_grads(funcs.fine, 1, modes=["rev"], order=1)(x, 0.4)    # argnum
+        raised = []
+        for modes in (["fwd"], ["rev"]):
+            try:
+                check_grads(funcs.uses_wrong_rule, modes=modes)(x)
+                raised.append("")
+            except AssertionError as exc:
+                raised.append(str(exc))
+        print(json.dumps(raised))
+    """, project)
+    forward, reverse = last_json(out)
+    assert "forward derivative of uses_wrong_rule" in forward and "FAILED" in forward
+    assert "gradient of uses_wrong_rule" in reverse and "FAILED" in reverse
+
+
+@sg.custom_vjp
+def cube_with_a_constant_derivative(x):
+    return x ** 3
+
+
+cube_with_a_constant_derivative.defvjp(
+    lambda x: (x ** 3, x),
+    lambda x, g: (g * 3.0 * sg.stop_gradient(x) ** 2,))   # right value, no second order
+
+
+def sum_of_cubes(x):
+    return np.sum(cube_with_a_constant_derivative(x))
+
+
+def test_check_grads_in_autograds_form_checks_the_second_order():
+    x = np.array([0.3, -1.2, 0.5])
+    check_grads(sum_of_cubes, modes=["fwd", "rev"], order=1)(x)
+    with pytest.raises(AssertionError, match="second derivative of sum_of_cubes"):
+        check_grads(sum_of_cubes, modes=["rev"])(x)
+    check_grads(vector_valued, 1, order=2)(x, 0.4)
+    check_grads(lambda v: np.sum(v ** 3), modes=[])(x)
+    with pytest.raises(ValueError, match="modes must be"):
+        check_grads(vector_valued, modes=["backward"])(x, 0.4)
+    with pytest.raises(TypeError, match="autograd's form"):
+        check_grads(vector_valued, (x, 0.4), modes=["rev"])
