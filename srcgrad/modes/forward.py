@@ -42,7 +42,13 @@ from srcgrad.modes.calls import (
 )
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
-from srcgrad.modes.reverse_common import UNLOWERED, concatenates, list_names, unlowered_handler
+from srcgrad.modes.reverse_common import (
+    UNLOWERED,
+    concatenates,
+    list_names,
+    sequence_names,
+    unlowered_handler,
+)
 from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
@@ -73,6 +79,7 @@ class ForwardMode:
         self.preinit = set()
         self.escapes = []   # errors locating what lets a differentiated value out
         self.lists = list_names(node.body)
+        self.sequences = sequence_names(node.body, self.lists)
         self.dicts = {n.targets[0].id for n in gast.walk(node) if isinstance(n, gast.Assign)
                       and isinstance(n.value, gast.Dict) and isinstance(n.targets[0], gast.Name)}
         self.writes_in_place = _writes_in_place(node)
@@ -193,6 +200,10 @@ class ForwardMode:
         if isinstance(value, gast.BinOp) and concatenates(value, self.lists):
             return gast.BinOp(left=self.tangent_or_zero(value.left, state), op=gast.Add(),
                               right=self.tangent_or_zero(value.right, state))
+        if isinstance(value, gast.BinOp) and concatenates(value, self.sequences):
+            return syntax.quote_expr("_sg.concat_tangents(a, b)",
+                                     a=self.tangent_or_zero(value.left, state),
+                                     b=self.tangent_or_zero(value.right, state))
         if isinstance(value, gast.BinOp):
             if isinstance(value.op, operators.NONDIFF_BINARY):
                 return None

@@ -43,6 +43,7 @@ from srcgrad.modes.reverse_common import (
     list_growth,
     list_names,
     list_pop,
+    sequence_names,
     structure_names,
 )
 from srcgrad.modes.reverse_containers import ContainerAdjoints
@@ -112,6 +113,7 @@ class ReverseMode:
         self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
         self.lists = list_names(node.body, nodes)
         self.structures = structure_names(node.body, self.lists, nodes)
+        self.sequences = sequence_names(node.body, self.lists, nodes)
         self.list_items_overwritten = any(
             isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store)
             and isinstance(n.value, gast.Name) and n.value.id in self.lists
@@ -362,7 +364,7 @@ class ReverseMode:
         return []
 
     def concatenates(self, value):
-        return concatenates(value, self.lists)
+        return concatenates(value, self.sequences)
 
     def concat_adjoint(self, stmt, value, g, state):
         """``c = a + b`` on lists: ``a`` gets the first ``len(a)`` items of ``dc``."""

@@ -93,6 +93,25 @@ def _closure(found, bindings):
     return found
 
 
+def sequence_names(body, lists, nodes=None):
+    """``lists`` and the locals bound to a tuple display, to one of them, or to ``a + b``
+    with a side among them: ``+`` on them concatenates (``t = t + (v,)`` in a loop)."""
+    nodes = _nodes_of(body) if nodes is None else nodes
+    found, bindings = set(lists), []
+    for node in nodes:
+        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
+            value = node.value
+            if isinstance(value, gast.Tuple):
+                found.add(node.targets[0].id)
+                continue
+            sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
+                and isinstance(value.op, gast.Add) else [value]
+            names = [side.id for side in sides if isinstance(side, gast.Name)]
+            if names:
+                bindings.append((node.targets[0].id, names))
+    return _closure(found, bindings)
+
+
 def concatenates(value, lists):
     """Is the BinOp ``value`` ``a + b`` on lists (concatenation, not arithmetic)?"""
     return isinstance(value.op, gast.Add) and any(

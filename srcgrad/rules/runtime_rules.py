@@ -60,6 +60,8 @@ deflinear(rt.dict_default_tangent, "v, d, key", "_sg.dict_default_tangent(g, d, 
           linear_in="v")
 deflinear(rt.concat_part, "v, left, right, which",
           "_sg.concat_part_adjoint(g, v, left, right, which)", linear_in="v")
+defadjoint(rt.concat_tangents, "left, right", tangent="linear",
+           left="_sg.concat_part(g, left, right, 0)", right="_sg.concat_part(g, left, right, 1)")
 deflinear(rt.concat_part_adjoint, "v, w, left, right, which",
           "_sg.concat_part(g, left, right, which)", linear_in="v")
 deflinear(rt.saved_item, "v, index", "_sg.saved_item_adjoint(g, v, index)", linear_in="v")

@@ -17,6 +17,14 @@ def concat_part(g, left, right, which):
     return list(g[offset:offset + size])
 
 
+def concat_tangents(left, right):
+    """The tangent of ``left + right`` on sequences from theirs (a tuple's zero tangent is
+    a list, so the two may differ in kind)."""
+    if type(left) is type(right):
+        return left + right
+    return list(left) + list(right)
+
+
 def concat_part_adjoint(g, v, left, right, which):
     """Transpose of ``concat_part`` in ``v``: ``g`` placed where the part's items were."""
     out = zeros_like(v)

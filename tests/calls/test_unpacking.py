@@ -149,3 +149,14 @@ def test_zip_of_unpacked_rows_keeps_tuples():
         return a[0] * b[1] + a[1] * b[0] + len(a + (1, 2))
 
     assert sg.grad(f)(3.0) == pytest.approx(3.0)
+
+
+def tuple_grown_in_a_loop(x):
+    values = ()
+    for i in range(3):
+        values = values + (x[i] ** 3,)   # concatenation, not arithmetic
+    return values[2] - values[1] * values[0]
+
+
+def test_a_tuple_grown_by_concatenation_in_a_loop():
+    check_both_modes(tuple_grown_in_a_loop, [np.array([0.3, -1.2, 0.7])])
