@@ -1,5 +1,7 @@
 """Builtins that take a function as a value, written out as the loops they run:
-``map``, ``filter``, ``functools.reduce`` and ``sorted(..., key=...)``. The function is
+``map``, ``filter``, ``functools.reduce`` and ``sorted(..., key=...)``; ``max`` and
+``min`` of one sequence or of more than two values, as the folds of the two-argument
+form they compute. The function is
 then called once per item like any other call (a rule, a user function, or a value
 resolved when it runs), so its derivative flows.
 
@@ -12,6 +14,10 @@ Before::                                  After::
                                                   s = g(s, v)
     zs = sorted(xs, key=k)                    _order = _sg.sorted_order(xs, k)
                                               zs = [xs[i] for i in _order]
+    m = max(xs)                               m = xs[0]
+                                              for v in xs[1:]:
+                                                  m = max(m, v)
+    m = min(a, b, c)                          m = min(min(a, b), c)
 
 ``map`` gives a list (an iterator in Python): code that consumes it once, as nearly all
 code does, cannot tell.
@@ -43,6 +49,8 @@ class FunctionalBuiltins:
         if kind == "sorted" and len(expr.args) == 1 \
                 and all(kw.arg in ("key", "reverse") for kw in expr.keywords):
             return self._sorted(expr)
+        if kind in ("max", "min") and not expr.keywords and len(expr.args) != 2:
+            return self._extreme(expr)
         return None
 
     def _functional_kind(self, func):
@@ -56,7 +64,7 @@ class FunctionalBuiltins:
         except KeyError:
             return None
         kinds = {builtins.map: "map", builtins.filter: "filter", functools.reduce: "reduce",
-                 builtins.sorted: "sorted"}
+                 builtins.sorted: "sorted", builtins.max: "max", builtins.min: "min"}
         try:
             kind = kinds.get(obj)
         except TypeError:   # an unhashable value
@@ -109,6 +117,27 @@ class FunctionalBuiltins:
         body = [syntax.assign(acc, syntax.call(fn, [syntax.name(acc), syntax.name(item)]))]
         stmts.append(gast.For(target=syntax.name(item, True), iter=loop_iter, body=body,
                               orelse=[], type_comment=None))
+        syntax.set_line(stmts, getattr(expr, "lineno", None))
+        return pre + self.block(stmts), syntax.name(acc)
+
+    def _extreme(self, expr):
+        """``max(xs)`` as ``m = xs[0]`` then ``m = max(m, v)`` over ``xs[1:]`` (an empty
+        ``xs`` raises IndexError); ``max(a, b, c)`` as ``max(max(a, b), c)``."""
+        pre, args = self.atoms(expr.args)
+        acc = self.namer.fresh(expr.func.id if isinstance(expr.func, gast.Name) else "m")
+        if len(args) == 1:
+            item, rest = self.namer.fresh("item"), self.namer.fresh("rest")
+            stmts = syntax.quote("ACC = XS[0]\nREST = XS[1:]", ACC=acc, XS=args[0],
+                                 REST=rest)
+            pair = syntax.call(syntax.clone(expr.func), [syntax.name(acc), syntax.name(item)])
+            stmts.append(gast.For(target=syntax.name(item, True), iter=syntax.name(rest),
+                                  body=[syntax.assign(acc, pair)], orelse=[],
+                                  type_comment=None))
+        else:
+            stmts = [syntax.assign(acc, args[0])]
+            for arg in args[1:]:
+                stmts.append(syntax.assign(acc, syntax.call(
+                    syntax.clone(expr.func), [syntax.name(acc), arg])))
         syntax.set_line(stmts, getattr(expr, "lineno", None))
         return pre + self.block(stmts), syntax.name(acc)
 
