@@ -166,12 +166,7 @@ PROGRAMS = {"gaussian_process": gaussian_process, "black_box_svi": black_box_svi
             "variational_autoencoder": variational_autoencoder, "ode_net": ode_net,
             "fluidsim": fluidsim, "rnn": rnn, "logistic_regression": logistic_regression}
 # program -> why it does not port yet (the first blocker; see the docs page)
-NOT_YET = {"gmm": "the loop zip(*...) is lowered to, reading a global array, is refused by "
-                   "the alias analysis (writing into `data`, which this function does not "
-                   "own): a false refusal",
-           "logistic_regression": "autograd.test_util.check_grads(f, modes=[...])(x) has "
-                                  "another signature than srcgrad.testing.check_grads(f, "
-                                  "args): TypeError for the keyword modes"}
+NOT_YET = {}
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
