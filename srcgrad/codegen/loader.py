@@ -54,10 +54,13 @@ class LiveGlobals(dict):
         return builtins[key]
 
 
-def register(source, label):
-    """The linecache-registered file name ``source`` is compiled under."""
+def register(source, label, annotated=False):
+    """The linecache-registered file name ``source`` is compiled under (``annotated``:
+    an entry already there, maybe annotated with the user's lines, is kept)."""
     digest = hashlib.sha1(source.encode()).hexdigest()[:10]
     filename = f"<srcgrad {label} {digest}>"
+    if annotated and filename in _LOADED_FILES and filename in linecache.cache:
+        return filename
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
     _LOADED_FILES.add(filename)
@@ -81,6 +84,11 @@ def is_generated(fn):
 
 
 _COMPILING = threading.RLock()   # (a default value may call other generated code)
+# (file name, function name) -> the compiled ``def``: the file name holds a digest of the
+# module's source, so units loaded from one module (closures of one ``def``, see
+# ``compiler.code_cache``) compile each function once.
+_DEF_CODES: dict = {}
+_MAX_DEF_CODES = 512
 
 
 class LazyFunctions(Mapping):
@@ -112,10 +120,16 @@ class LazyFunctions(Mapping):
         with _COMPILING:
             found = dict.get(self._namespace, name)
             if found is None:
-                first, last = self._spans[name]
-                text = "\n" * (first - 1) + "".join(self._lines[first - 1:last])
+                code = _DEF_CODES.get((self._filename, name))
+                if code is None:
+                    first, last = self._spans[name]
+                    text = "\n" * (first - 1) + "".join(self._lines[first - 1:last])
+                    code = compile(text, self._filename, "exec")
+                    if len(_DEF_CODES) >= _MAX_DEF_CODES:
+                        _DEF_CODES.clear()
+                    _DEF_CODES[self._filename, name] = code
                 scope = {}   # the def binds here; the function's globals are the namespace
-                exec(compile(text, self._filename, "exec"), self._namespace, scope)
+                exec(code, self._namespace, scope)
                 found = scope[name]
                 self._prepare(role, found)
                 self._namespace[name] = found

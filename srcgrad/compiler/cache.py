@@ -145,7 +145,7 @@ def lookup(parsed, wrt, mode="reverse", required=()):
     if folder is None or getattr(parsed.fn, "__srcgrad_lifted__", None) is not None:
         return Entry()   # (a lifted local function: its source is no file's text)
     try:
-        names = _names(parsed)
+        names = names_of(parsed)
         key = _key(parsed, wrt, mode, names)
     except Uncacheable:
         return Entry()
@@ -244,7 +244,7 @@ def _write(key, text):
             os.unlink(temp)
 
 
-def _names(parsed):
+def names_of(parsed):
     """Every dotted name the function reads that resolves now: ``{dotted: object}``."""
     found = {}
     for node in gast.walk(parsed.node):

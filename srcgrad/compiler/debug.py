@@ -30,6 +30,7 @@ import numpy as np
 from srcgrad.frontend.freshness import unwrap_own
 
 _BACKWARD_MARK = "# Backward sweep"
+_ANNOTATED: dict = {}   # file name -> the linecache entry annotate_lines made for it
 _CHECKER = "_sg_check_finite"
 
 
@@ -50,6 +51,12 @@ def origin(unit, generated_line):
 _ANNOTATION_WIDTH = 100
 
 
+def annotated(filename):
+    """Does ``linecache`` hold ``annotate_lines``'s text for ``filename``?"""
+    entry = _ANNOTATED.get(filename)
+    return entry is not None and linecache.cache.get(filename) is entry
+
+
 def annotate_lines(unit):
     """Show the user's origin of each generated line in tracebacks."""
     lines = unit.module.source.splitlines()
@@ -64,7 +71,8 @@ def annotate_lines(unit):
             lines[number - 1] += f"    # from {short}:{user_line}: {text}"
     annotated = [line + "\n" for line in lines]
     text = "".join(annotated)
-    linecache.cache[unit.filename] = (len(text), None, annotated, unit.filename)
+    entry = linecache.cache[unit.filename] = (len(text), None, annotated, unit.filename)
+    _ANNOTATED[unit.filename] = entry
     if sys.version_info < (3, 13) and sys.excepthook is sys.__excepthook__:
         sys.excepthook = _print_exception
 

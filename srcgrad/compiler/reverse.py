@@ -30,7 +30,7 @@ from srcgrad.analysis.dataflow import defined_names
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.compiler import cache as disk_cache
-from srcgrad.compiler import debug, guards, unit_cache
+from srcgrad.compiler import code_cache, debug, guards, unit_cache
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.generators import refuse_generator
@@ -43,7 +43,7 @@ from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
 _LOCK = threading.RLock()
-COMPILE_COUNT = {"reverse": 0}         # how many units were generated (for tests/tools)
+COMPILE_COUNT = {"reverse": 0, "shared": 0}   # units generated; loaded from a template
 
 
 @dataclasses.dataclass
@@ -134,6 +134,9 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     unit = ReverseUnit(fn, wrt, eager=eager, scalars=scalars)
     unit_cache.add(fn, mode, wrt, unit)
     created.append(unit)
+    shared = _from_template(unit, mode, created)
+    if shared is not None:
+        return shared
     parsed = parse_function(fn)
     parsed.require_parameters((wrt,) if isinstance(wrt, str) else wrt)
     stored = disk_cache.lookup(parsed, wrt, mode, required=("zero_wrt", "guards"))
@@ -143,7 +146,9 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
                 parsed, lambda callee, params: _compile(callee, params, created, eager))
             unit.guards = guards.reresolved(parsed, stored.fields["guards"])
             unit.escapes = stored.fields.get("escapes")
-            return _load(unit, parsed, stored.module, stored.fields["zero_wrt"], callees)
+            _load(unit, parsed, stored.module, stored.fields["zero_wrt"], callees)
+            code_cache.remember(fn, mode, wrt, parsed, unit, callees, stored.names)
+            return unit
         except Exception:   # a stored entry that no longer loads: generated afresh
             stored = stored.rejected()
     parsed = check_function(parsed)
@@ -196,12 +201,31 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     module = emit.render_module(header, [(role, functions[role]) for role in roles])
     module.functions.update({r: n for r, n in fn_names.items() if r.startswith("scalar_")})
     _load(unit, parsed, module, zero_wrt, callee_aliases)
+    code_cache.remember(fn, _kind(eager, scalars), wrt, parsed, unit, callee_aliases,
+                        disk_cache.names_of(parsed))
     stored.store(unit, {key: aliases for key, aliases in callee_aliases.items()
                         if len(aliases) == 3}, {"zero_wrt": sorted(unit.zero_wrt),
                                                 "guards": guards.describe(unit.guards),
                                                 "escapes": unit.escapes})
     COMPILE_COUNT["reverse"] += 1
     return unit
+
+
+def _from_template(unit, mode, created):
+    """``unit`` loaded from the module generated for another closure of its function's
+    code (``compiler.code_cache``), or None."""
+    template = code_cache.find(unit.fn, mode, unit.wrt)
+    if template is None:
+        return None
+    parsed = template.parsed_for(unit.fn)
+    callees = code_cache.linked_callees(
+        template, parsed, lambda callee, params: _compile(callee, params, created, unit.eager))
+    if callees is None:
+        return None
+    unit.guards = template.fields["guards"]
+    unit.escapes = template.fields["escapes"]
+    COMPILE_COUNT["shared"] += 1
+    return _load(unit, parsed, template.module, template.fields["zero_wrt"], callees)
 
 
 def _load(unit, parsed, module, zero_wrt, callee_aliases):
@@ -212,10 +236,12 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
     unit.namespace = loader.LiveGlobals(parsed.fn)
     unit.namespace.update({name: obj for name, _, obj in unit.guards})
     unit.namespace.update(parsed.injected)
-    unit.namespace.update(getattr(parsed, "default_values", None)
-                          or defaults.default_bindings(parsed.fn, parsed.node))
-    unit.filename = loader.register(module.source, unit.fn.__qualname__)
-    debug.annotate_lines(unit)
+    default_values = getattr(parsed, "default_values", None)
+    unit.namespace.update(default_values if default_values is not None
+                          else defaults.default_bindings(parsed.fn, parsed.node))
+    unit.filename = loader.register(module.source, unit.fn.__qualname__, annotated=True)
+    if not debug.annotated(unit.filename):
+        debug.annotate_lines(unit)
     for role, alias in module.functions.items():
         if role.startswith("scalar_"):
             unit.namespace[alias] = _ScalarVariant(unit, role[len("scalar_"):], alias)
