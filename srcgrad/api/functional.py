@@ -12,6 +12,7 @@ import types
 from collections.abc import Sequence
 
 from srcgrad.api import has_aux as aux
+from srcgrad.api import vararg_wrt
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen import pickling
 from srcgrad.codegen.pickling import derivative
@@ -113,6 +114,33 @@ def _unit(f, wrt):
     return compiler.reverse_unit(fn, resolve_wrt(fn, wrt, bound)), bound
 
 
+def into_varargs(f, wrt):
+    """A ``vararg_wrt.VarargWrt`` when an int in ``wrt`` is a position in ``f``'s
+    ``*args``, else None."""
+    fn, bound = _target(f)
+    return vararg_wrt.split(fn, bound, wrt, lambda fn, w, bound: _one_param(
+        fn, parameter_names(fn, bound), w))
+
+
+def _picking(function, pick, where):
+    """``function`` with its gradient(s) (at ``where``: "all", "last" or "aux") picked."""
+    if pick is None:
+        return function
+
+    def picked(*args, **kwargs):
+        result = function(*args, **kwargs)
+        if where == "all":
+            return pick(result)
+        if where == "aux":
+            return pick(result[0]), result[1]
+        return result[0], pick(result[1])
+
+    for name in ("source", "unit", "__name__", "__qualname__", "__doc__"):
+        if hasattr(function, name):
+            setattr(picked, name, getattr(function, name))
+    return picked
+
+
 def _bind(function, bound):
     if bound is None:
         return function
@@ -139,11 +167,16 @@ def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool =
     Raises ``TransformError`` (``MissingRuleError``) naming the user's line when ``f``
     uses something srcgrad cannot differentiate.
     """
-    unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
+    resolved = wrt_or_argnums(wrt, argnums)
+    varargs = into_varargs(f, resolved)
+    unit, bound = _unit(f, varargs.compiled if varargs else resolved)
+    pick = varargs.pick if varargs else None
     if has_aux:
-        function = aux.grad_with_aux(_bind(unit.forward, bound), _backward(unit, check_nan))
+        function = _picking(aux.grad_with_aux(_bind(unit.forward, bound),
+                                              _backward(unit, check_nan)), pick, "aux")
     else:
-        function = _bind(debug.nan_checked(unit, "grad") if check_nan else unit.grad, bound)
+        function = _picking(_bind(debug.nan_checked(unit, "grad") if check_nan
+                                  else unit.grad, bound), pick, "all")
     return derivative(function, "srcgrad.api.functional.grad", f, wrt=wrt, check_nan=check_nan,
                       has_aux=has_aux, argnums=argnums)
 
@@ -161,13 +194,16 @@ def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
 
     The gradient is as ``grad`` returns it; ``check_nan`` as for ``grad``.
     """
-    unit, bound = _unit(f, wrt_or_argnums(wrt, argnums))
+    resolved = wrt_or_argnums(wrt, argnums)
+    varargs = into_varargs(f, resolved)
+    unit, bound = _unit(f, varargs.compiled if varargs else resolved)
     if has_aux:
         function = aux.value_and_grad_with_aux(_bind(unit.forward, bound),
                                                _backward(unit, check_nan))
     else:
         checked = check_nan and debug.nan_checked(unit, "value_and_grad")
         function = _bind(checked or unit.value_and_grad, bound)
+    function = _picking(function, varargs.pick if varargs else None, "last")
     return derivative(function, "srcgrad.api.functional.value_and_grad", f, wrt=wrt,
                       check_nan=check_nan, has_aux=has_aux, argnums=argnums)
 
@@ -188,8 +224,14 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
     ``argnums`` is JAX's name for it (indices only; give one or the other).
     """
     resolved = wrt_or_argnums(wrt, argnums)
-    unit, bound = _unit(f, resolved)
+    varargs = into_varargs(f, resolved)
+    if varargs is not None and has_aux:
+        raise ValueError("vjp with has_aux=True takes wrt among the named parameters; "
+                         f"use wrt={varargs.varargs!r} for the tuple *{varargs.varargs}")
+    unit, bound = _unit(f, varargs.compiled if varargs else resolved)
     forward, backward = _bind(unit.forward, bound), unit.backward
+    if varargs is not None:
+        backward = _picking(backward, varargs.pick, "all")
     if has_aux:
         vjp_fn = aux.vjp_with_aux(forward, backward)
     else:
@@ -209,8 +251,10 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
 def vjp_backward(f, wrt, saved):
     """``vjp``'s ``backward`` function for the values ``saved`` by a forward sweep (how a
     pickled one is rebuilt)."""
-    unit, _ = _unit(f, wrt)
-    return functools.partial(unit.backward, saved)
+    varargs = into_varargs(f, wrt)
+    unit, _ = _unit(f, varargs.compiled if varargs else wrt)
+    backward = functools.partial(unit.backward, saved)
+    return _picking(backward, varargs.pick, "all") if varargs else backward
 
 
 def _backward(unit, check_nan):

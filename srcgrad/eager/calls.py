@@ -18,6 +18,7 @@ import functools
 
 import numpy as np
 
+from srcgrad.api import vararg_wrt
 from srcgrad.compiler import reverse as compiler
 from srcgrad.eager import static
 from srcgrad.eager.fastpath import (
@@ -151,11 +152,11 @@ class _CallPlan(PlanBase):
     """A compiled function's eager unit for one set of tracked arguments, and its
     variant without the read registry (``eager.static``) when there is one."""
 
-    __slots__ = ("unit", "variant")
+    __slots__ = ("unit", "variant", "spread")
 
     def __init__(self, fn, wrt):
-        names = list(own_signature(fn).parameters)
-        self.unit = compiler.reverse_unit(fn, tuple(names[i] for i in wrt), eager=True)
+        names, self.spread = vararg_wrt.position_names(fn, wrt)   # *args items too
+        self.unit = compiler.reverse_unit(fn, names, eager=True)
         self.variant = static.split_variant(self.unit)
         # calls with no tracked argument may take ``fastpath.record_direct``
         self.direct = not wrt and self.variant is not None
@@ -249,10 +250,11 @@ class CallNode:
     """One call of a compiled function: its backward is the generated backward."""
 
     __slots__ = ("unit", "variant_backward", "saved", "tape", "inputs", "n_arguments", "picks",
-                 "several", "outputs", "result")
+                 "several", "outputs", "result", "spread")
 
     def __init__(self, plan, saved, arguments, variables, value, tape, picks=None):
         self.unit, self.saved, self.tape, self.picks = plan.unit, saved, tape, picks
+        self.spread = plan.spread
         # the generated backward: the variant's, or None for the unit's (``_collecting``)
         self.variant_backward = plan._backward if plan.variant is not None else None
         self.inputs = (*arguments, *variables)
@@ -285,8 +287,9 @@ class CallNode:
             grads, variables = self.variant_backward(saved, g)
             if self.picks is not None:
                 variables = [variables[i] for i in self.picks]
-        out = [None if name in unit.zero_wrt else grad for name, grad in zip(unit.wrt, grads)] \
-            if n else []
+        out = vararg_wrt.spread_gradients(
+            [None if name in unit.zero_wrt else grad for name, grad in zip(unit.wrt, grads)],
+            self.spread) if n else []
         out += variables
         return out
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from srcgrad.api import functional as api
+from srcgrad.api import vararg_wrt
 from srcgrad.api.typing import Function
 from srcgrad.codegen.pickling import derivative, with_attributes
 from srcgrad.compiler import reverse as compiler
@@ -94,14 +95,17 @@ class ParamCall:
     """One call of ``f`` differentiated w.r.t. its float arguments at ``params``' positions:
     the eager unit, the arguments it takes, and the gradients placed by position."""
 
-    __slots__ = ("unit", "args", "positions", "float_positions", "names")
+    __slots__ = ("unit", "args", "positions", "float_positions", "spread")
 
     def by_position(self, grads):
         """One gradient per position of ``params`` (None for an integer argument or one
-        the output does not depend on)."""
-        names, zero = self.names, self.unit.zero_wrt
-        found = {i: (None if names[i] in zero else g)
-                 for i, g in zip(self.float_positions, grads)}
+        the output does not depend on); an argument that ``*args`` received gets its
+        item of the tuple of gradients for ``args``."""
+        zero = self.unit.zero_wrt   # (the unit's wrt is a tuple: one gradient per name)
+        spread = vararg_wrt.spread_gradients(
+            [None if name in zero else g for name, g in zip(self.unit.wrt, grads)],
+            self.spread)
+        found = dict(zip(self.float_positions, spread))
         return [found.get(i) for i in self.positions]
 
 
@@ -113,13 +117,12 @@ def param_call(f, params, args, plan):
         call.positions = plan[len(args)] = list(_arg_positions(f, params, args))
     target = plan.get("target")
     if target is None:
-        fn, bound = api._target(f)
-        target = plan["target"] = (fn, bound, api.parameter_names(fn, bound))
-    fn, bound, call.names = target
+        target = plan["target"] = api._target(f)
+    fn, bound = target
     values = [_value_of(a) for a in args]
     call.float_positions = [i for i in dict.fromkeys(call.positions) if _is_float(values[i])]
-    call.unit = compiler.reverse_unit(fn, tuple(call.names[i] for i in call.float_positions),
-                                      eager=True)
+    wrt, call.spread = vararg_wrt.position_names(fn, call.float_positions, bound is not None)
+    call.unit = compiler.reverse_unit(fn, wrt, eager=True)
     call.args = values if bound is None else [bound] + values
     return call
 
