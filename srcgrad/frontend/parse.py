@@ -163,7 +163,9 @@ def _parse_lines(fn, lines, first_line):
     except SyntaxError:
         if not is_lambda:
             raise
-        module = syntax.parse(_lambda_line_fix(dedented))
+        fragment, start = _lambda_line_fix(dedented)
+        module = syntax.parse(fragment)
+        _shift_first_line(module, start - 1)   # "(" + the line from ``start`` on
     _shift_positions(module, first_line - 1, indent)
     if is_lambda:
         return _lambda_as_def(_find_lambda(module, fn, filename))
@@ -191,15 +193,26 @@ def _indent_of(text):
 
 
 def _lambda_line_fix(source):
-    """Make a lambda's surrounding line parseable (it may be a fragment of a call)."""
+    """Make a lambda's surrounding line parseable (it may be a fragment of a call, or of
+    a one-line ``try:``): ``("(" + the source from the first lambda on + ")", where it
+    started)``."""
     start = source.index("lambda")
     for end in range(len(source), start, -1):
         try:
             syntax.parse("(" + source[start:end] + ")")
-            return "(" + source[start:end] + ")"
+            return "(" + source[start:end] + ")", start
         except SyntaxError:
             continue
     raise TransformError("cannot parse the lambda's source line")
+
+
+def _shift_first_line(module, columns):
+    """Columns of a fragment's first line as in the line it was cut from."""
+    for node in syntax.walk(module):
+        if getattr(node, "lineno", None) == 1 and getattr(node, "col_offset", None) is not None:
+            node.col_offset += columns
+            if getattr(node, "end_lineno", None) == 1 and node.end_col_offset is not None:
+                node.end_col_offset += columns
 
 
 def _shift_positions(module, line_offset, col_offset):
@@ -230,7 +243,12 @@ def _find_lambda(module, fn, filename):
     candidates = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
                   and [a.id for a in n.args.args] == params]
     if len(candidates) > 1:
-        candidates = [n for n in candidates if _same_code(n, fn)] or candidates[:1]
+        candidates = [n for n in candidates if _same_code(n, fn)]
+        if len(candidates) != 1:   # never a guess: another lambda's derivative is wrong
+            raise TransformError(f"cannot tell which lambda on line "
+                                 f"{fn.__code__.co_firstlineno} is {fn.__qualname__}; define "
+                                 "it on a line of its own", filename,
+                                 fn.__code__.co_firstlineno, None, fn.__name__)
     if not candidates:
         raise TransformError(f"cannot find the lambda's source (line {fn.__code__.co_firstlineno})")
     return candidates[0]
