@@ -30,6 +30,7 @@ from __future__ import annotations
 import builtins
 import dataclasses
 import functools
+import inspect
 import itertools
 import linecache
 import sys
@@ -68,9 +69,12 @@ class Callee:
     values: tuple
     kwargs: dict
     slots: tuple
+    asked: tuple = ()   # keywords of the call whose cotangents are asked for
 
     def wrt(self):
-        """(parameter names to differentiate, their slots)."""
+        """(parameter names to differentiate, their slots): a slot is a position among
+        the caller's cotangents, a keyword's name (str), or for the callee's ``**kwargs``
+        parameter the tuple of the keywords it receives."""
         names = _positional_names(self.fn)
         chosen = [(i, slot) for i, (value, slot) in enumerate(zip(self.values, self.slots))
                   if slot is not None and not isinstance(value, _INERT)]
@@ -78,16 +82,36 @@ class Callee:
             raise TransformError(f"srcgrad: {self.fn.__qualname__} gets more positional "
                                  "arguments than it names; a value passed through *args "
                                  "cannot be differentiated")
-        chosen = [(names[i], slot) for i, slot in chosen]
+        chosen = [(names[i], slot) for i, slot in chosen] + self._keyword_wrt()
         return tuple(n for n, _ in chosen), tuple(s for _, s in chosen)
 
+    def _keyword_wrt(self):
+        asked = [k for k in self.asked if not isinstance(self.kwargs.get(k), _INERT)]
+        if not asked:
+            return []
+        parameters = inspect.signature(self.fn).parameters
+        kinds = inspect.Parameter
+        packed = next((p.name for p in parameters.values() if p.kind == kinds.VAR_KEYWORD),
+                      None)
+        named = [(k, k) for k in asked if k in parameters
+                 and parameters[k].kind not in (kinds.POSITIONAL_ONLY, kinds.VAR_KEYWORD)]
+        rest = tuple(k for k in asked if all(k != n for n, _ in named))
+        if rest and packed is None:
+            raise TypeError(f"{self.fn.__qualname__}() got an unexpected keyword argument "
+                            f"{rest[0]!r}")
+        return named + ([(packed, rest)] if rest else [])
 
-def resolve(func, owner_varies, args, kwargs):
+
+def resolve(func, owner_varies, args, kwargs, keywords=False):
     """The ``Callee`` for ``func(*args, **kwargs)``; the caller's cotangents are laid out
-    as ``[the method's object, if owner_varies] + args``."""
+    as ``[the method's object, if owner_varies] + args`` (and, with ``keywords``, one per
+    keyword of the call)."""
     base = 1 if owner_varies else 0
     inputs = [(arg, base + i) for i, arg in enumerate(args)]
-    return _resolve(func, inputs, dict(kwargs), 0 if owner_varies else None)
+    callee = _resolve(func, inputs, dict(kwargs), 0 if owner_varies else None)
+    if keywords and kwargs:
+        callee.asked = tuple(kwargs)
+    return callee
 
 
 def _resolve(func, inputs, kwargs, owner_slot):

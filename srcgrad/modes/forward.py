@@ -329,21 +329,38 @@ class ForwardMode:
     def dynamic_call(self, stmt, info, target, call, state):
         """``y = fn(a, b)`` with ``fn`` known when it runs -> ``y, y_dot =
         _sg.dynamic_jvp(fn, owner_dot, (a, b), (a_dot, None))`` (see srcgrad.compiler.dispatch)."""
-        if any(self.carries(kw.value, state) for kw in call.keywords):
-            raise self.parsed.error(f"forward mode passes tangents to `{info.name}`, which is "
-                                    "only known when it runs, by position only", stmt)
         owner = info.owner
         owner_dot = syntax.name(self.tangent(owner.id)) if isinstance(owner, gast.Name) \
             and owner.id in state else syntax.const(None)
         tangents = [self.argument_tangent(a, state) for a in call.args]
-        new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp"),
-                        args=[call.func, owner_dot, syntax.tuple_of(list(call.args)),
-                              syntax.tuple_of(tangents)], keywords=call.keywords)
+        args = [call.func, owner_dot, syntax.tuple_of(list(call.args)),
+                syntax.tuple_of(tangents)]
+        if any(self.carries(kw.value, state) for kw in call.keywords):
+            # f(x, b=y, **kw): the keywords and their tangents as two dicts
+            keys = [None if kw.arg is None else syntax.const(kw.arg) for kw in call.keywords]
+            dots = [self.keyword_tangent(kw, state) for kw in call.keywords]
+            new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp_keywords"),
+                            args=args + [gast.Dict(keys=keys, values=[kw.value for kw in
+                                                                      call.keywords]),
+                                         gast.Dict(keys=list(keys), values=dots)],
+                            keywords=[])
+        else:
+            new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp"), args=args,
+                            keywords=call.keywords)
         state.tangents.pop(target, None)
         state.tangents[target] = False
         targets = syntax.tuple_of([syntax.name(target, True),
                                    syntax.name(self.tangent(target), True)], store=True)
         return [syntax.assign(targets, new)]
+
+    def keyword_tangent(self, kw, state):
+        """The tangent passed for one keyword of a dynamic call: ``**kw`` passes a dict
+        of them (``_sg.keyword_tangents``)."""
+        if kw.arg is None:
+            dot = syntax.name(self.tangent(kw.value.id)) if kw.value.id in state \
+                else syntax.const(None)
+            return syntax.quote_expr("_sg.keyword_tangents(d, kw)", d=dot, kw=kw.value)
+        return self.argument_tangent(kw.value, state)
 
     def argument_tangent(self, arg, state):
         """The tangent passed for one argument of a dynamic call (None: it has none);

@@ -48,6 +48,8 @@ class CallExpander:
             before, after = mode.container_adjoints.guard_escaping_callee(stmt, info)
         else:
             helper = "_sg.dynamic_forward_eager" if mode.eager else "_sg.dynamic_forward"
+            if self.keywords_vary(stmt):
+                helper += "_keywords"
             owner = self.dynamic_owner(stmt, info)
             flag = syntax.const(owner is not None and mode.varied(stmt, owner))
             call = gast.Call(func=syntax.quote_expr(helper),
@@ -118,18 +120,19 @@ class CallExpander:
         """The object whose method (or ``__call__``) is called, as an atom, or None."""
         return info.owner
 
+    def keywords_vary(self, stmt):
+        return any(self.mode.varied(stmt, kw.value) for kw in stmt.value.keywords)
+
     def dynamic_adjoint(self, stmt, info, g, state):
         mode = self.mode
         call = stmt.value
-        if call.keywords and any(mode.varied(stmt, kw.value) for kw in call.keywords):
-            raise mode.parsed.error(f"a value being differentiated is passed by keyword to "
-                                    f"`{info.name}`, which is only known when it runs; pass "
-                                    "it positionally", stmt)
         owner = self.dynamic_owner(stmt, info)
         inputs = ([owner] if owner is not None and mode.varied(stmt, owner) else []) \
             + list(call.args)
-        backward = syntax.quote_expr("_sg.dynamic_backward(saved, g)",
-                                     saved=self.residual(stmt, info), g=g)
+        saved = self.residual(stmt, info)
+        if self.keywords_vary(stmt):
+            return self.keyword_adjoint(stmt, info, inputs, saved, g, state)
+        backward = syntax.quote_expr("_sg.dynamic_backward(saved, g)", saved=saved, g=g)
         if any(isinstance(a, gast.Starred) for a in inputs):
             return self.unpacked_adjoint(stmt, info, inputs, backward, state)
         grads = [mode.rules.grad_name(stmt, f"arg{i}", "call") for i in range(len(inputs))]
@@ -138,6 +141,34 @@ class CallExpander:
         for atom, grad in zip(inputs, grads):
             if mode.varied(stmt, atom):
                 out += mode.bookkeeping.accumulate(atom.id, syntax.name(grad), state)
+        return out
+
+    def keyword_adjoint(self, stmt, info, inputs, saved, g, state):
+        """``f(x, b=y, **kw)`` known when it runs: the positional cotangents as for any
+        dynamic call, ``y`` the one of keyword ``b``, ``kw`` a dict of those of its keys."""
+        mode = self.mode
+        positional = mode.rules.grad_name(stmt, "args", "call")
+        keywords = mode.rules.grad_name(stmt, "keywords", "call")
+        out = [syntax.assign(syntax.tuple_of([syntax.name(positional, True),
+                                              syntax.name(keywords, True)], store=True),
+                             syntax.quote_expr("_sg.dynamic_backward_keywords(saved, g)",
+                                               saved=saved, g=g))]
+        if any(isinstance(a, gast.Starred) for a in inputs):
+            out += self.unpacked_adjoint(stmt, info, inputs, syntax.name(positional), state)
+        else:
+            for i, atom in enumerate(inputs):
+                if mode.varied(stmt, atom):
+                    part = syntax.quote_expr("g[i]", g=positional, i=syntax.const(i))
+                    out += mode.bookkeeping.accumulate(atom.id, part, state)
+        for kw in stmt.value.keywords:
+            if not mode.varied(stmt, kw.value):
+                continue
+            if kw.arg is None:   # **kw: the cotangents of its keys
+                part = syntax.quote_expr("_sg.keyword_part(g, kw)", g=keywords, kw=kw.value)
+            else:
+                part = syntax.quote_expr("_sg.get_item(g, k, v)", g=keywords,
+                                         k=syntax.const(kw.arg), v=kw.value)
+            out += mode.bookkeeping.accumulate(kw.value.id, part, state)
         return out
 
     def unpacked_adjoint(self, stmt, info, inputs, backward, state):

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import srcgrad
 
-__all__ = ["Redirected", "call_method", "dynamic_backward", "dynamic_forward",
-           "dynamic_forward_eager", "dynamic_jvp", "regenerated", "register_compiler",
-           "sorted_order"]
+__all__ = ["Redirected", "call_method", "dynamic_backward", "dynamic_backward_keywords",
+           "dynamic_forward", "dynamic_forward_eager", "dynamic_forward_eager_keywords",
+           "dynamic_forward_keywords", "dynamic_jvp", "dynamic_jvp_keywords",
+           "keyword_part", "keyword_tangents", "regenerated", "register_compiler", "sorted_order"]
 
 _compiler_entry_points = None
 
@@ -45,18 +46,58 @@ def dynamic_forward_eager(func, owner_varies, /, *args, **kwargs):
     return _forward(func, owner_varies, args, kwargs, eager=True)
 
 
+def dynamic_forward_keywords(func, owner_varies, /, *args, **kwargs):
+    """``dynamic_forward`` differentiating the keyword arguments too (its backward is
+    ``dynamic_backward_keywords``)."""
+    return _forward(func, owner_varies, args, kwargs, eager=False, keywords=True)
+
+
+def dynamic_forward_eager_keywords(func, owner_varies, /, *args, **kwargs):
+    return _forward(func, owner_varies, args, kwargs, eager=True, keywords=True)
+
+
 def dynamic_backward(saved, g):
     unit, inner, slots, count = saved
     grads = unit.backward(inner, g)
     out = [0.0] * count
     for slot, grad in zip(slots, grads):
-        out[slot] = grad
+        if type(slot) is int:
+            out[slot] = grad
     return tuple(out)
 
 
-def _forward(func, owner_varies, args, kwargs, eager):
+def dynamic_backward_keywords(saved, g):
+    """``(positional cotangents, {keyword: cotangent})`` of a call with keywords that
+    carry derivatives (``f(x, b=y)``, ``f(x, **kw)``): a keyword the callee does not
+    differentiate is missing from the dict (a zero)."""
+    unit, inner, slots, count = saved
+    grads = unit.backward(inner, g)
+    out, keywords = [0.0] * count, {}
+    for slot, grad in zip(slots, grads):
+        if type(slot) is int:
+            out[slot] = grad
+        elif type(slot) is str:
+            keywords[slot] = grad
+        elif grad is not None:   # the callee's **kwargs: a dict of the keywords it got
+            keywords.update((k, v) for k, v in grad.items() if k in slot)
+    return tuple(out), keywords
+
+
+def keyword_part(keywords, kwargs):
+    """The cotangent of a dict passed as ``**kwargs``: those of its keys (sparse)."""
+    return {k: keywords[k] for k in kwargs if k in keywords}
+
+
+def keyword_tangents(dot, kwargs):
+    """The tangents of ``**kwargs`` at a call, one per keyword (None: it has none)."""
+    if dot is None:
+        return dict.fromkeys(kwargs)
+    return {k: dot.get(k) if type(dot) is dict else dot[k] for k in kwargs}
+
+
+def _forward(func, owner_varies, args, kwargs, eager, keywords=False):
     compiler = _compiler()
-    callee = compiler.resolve(func, owner_varies, args, kwargs)
+    callee = compiler.resolve(func, owner_varies, args, kwargs, keywords)
     wrt, slots = callee.wrt()
     unit = compiler.reverse_unit(callee.fn, wrt, eager=eager)
     compiler.check_callee(unit)
@@ -68,15 +109,38 @@ def dynamic_jvp(func, owner_dot, args, tangents, /, **kwargs):
     """``(value, tangent)`` of ``func(*args, **kwargs)``; ``owner_dot`` is the tangent of
     the method's object (None when it has none), ``tangents`` those of ``args`` (None
     for an argument without one)."""
+    return dynamic_jvp_keywords(func, owner_dot, args, tangents, kwargs, {})
+
+
+def dynamic_jvp_keywords(func, owner_dot, args, tangents, kwargs, keyword_dots):
+    """``dynamic_jvp`` with the tangents of keyword arguments too (``keyword_dots``:
+    keyword -> tangent or None)."""
     compiler = _compiler()
     varies = owner_dot is not None
-    callee = compiler.resolve(func, varies, args, kwargs)
+    callee = compiler.resolve(func, varies, args, kwargs, bool(keyword_dots))
     outer = ((owner_dot,) if varies else ()) + tuple(tangents)
     wrt, slots = callee.wrt()
-    chosen = [(name, outer[slot]) for name, slot in zip(wrt, slots) if outer[slot] is not None]
+    chosen = []
+    for name, slot in zip(wrt, slots):
+        if type(slot) is int:
+            dot = outer[slot]
+        elif type(slot) is str:
+            dot = keyword_dots.get(slot)
+        else:   # the callee's **kwargs: a dict of tangents (zeros for those without)
+            dots = {k: keyword_dots.get(k) for k in slot}
+            dot = None if all(d is None for d in dots.values()) else {
+                k: _zeros_like(kwargs[k]) if d is None else d for k, d in dots.items()}
+        if dot is not None:
+            chosen.append((name, dot))
     unit = compiler.forward_unit(callee.fn, tuple(name for name, _ in chosen))
     compiler.check_callee(unit)
     return compiler.call_jvp(unit, callee.values, [t for _, t in chosen], **callee.kwargs)
+
+
+def _zeros_like(value):
+    from srcgrad.runtime.core import zeros_like
+
+    return zeros_like(value)
 
 
 def sorted_order(items, key=None, reverse=False):
