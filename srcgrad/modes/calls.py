@@ -73,6 +73,19 @@ def _classify(parsed, call, local_names, arrays):
     return info
 
 
+def user_class_refusal(info):
+    """The refusal for constructing a class of the user's own (not a NamedTuple or a
+    dataclass, which are ``structure`` calls) from values being differentiated, or None."""
+    cls = info.target
+    if not isinstance(cls, type) or _is_library(cls):
+        return None
+    return (f"constructing `{cls.__qualname__}`, a class of your own, from a value being "
+            "differentiated is not supported yet: the values its methods store in attributes "
+            "would carry no derivative. Pass the values to the functions or methods that use "
+            "them as arguments, or make the class a NamedTuple or a dataclass (whose fields "
+            "are differentiated)")
+
+
 def call_target(parsed, call, local_names):
     """The object a call's non-local callee denotes now (``np.sin``), or None."""
     dotted = syntax.dotted_name(call.func)

@@ -39,6 +39,7 @@ from srcgrad.modes.calls import (
     escape_statement,
     generated_variant,
     guard_escaping_callee,
+    user_class_refusal,
 )
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
@@ -268,6 +269,9 @@ class ForwardMode:
             return self.rules.expand(stmt, info, call, target, state)
         if info.kind == "structure":
             return self.structure_tangent(stmt, info, call, state)
+        refusal = user_class_refusal(info)
+        if refusal is not None:
+            raise self.parsed.error(refusal, stmt)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"

@@ -31,7 +31,12 @@ from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import call_target, classify_call, generated_variant
+from srcgrad.modes.calls import (
+    call_target,
+    classify_call,
+    generated_variant,
+    user_class_refusal,
+)
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
@@ -403,6 +408,9 @@ class ReverseMode:
             return self.variable_read_adjoint(stmt, info, g, state)
         if info.kind == "structure":
             return self.container_adjoints.structure_adjoint(stmt, info, g, state)
+        refusal = user_class_refusal(info)
+        if refusal is not None:
+            raise self.parsed.error(refusal, stmt)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"
