@@ -85,6 +85,11 @@ def lambda_as_argument(x):
     return np.sum(np.apply_along_axis(lambda v: v * 2.0, 0, x))  # rejects: lambda
 
 
+def lambdas_per_item(x):
+    scales = [lambda v, c=c: v * c for c in (1.0, 2.0)]  # rejects: lambda_per_item
+    return np.sum(scales[0](x))
+
+
 def set_comprehension(x):
     return len({v for v in x})  # rejects: setcomp
 
@@ -139,6 +144,8 @@ REJECTED = [
     (deletes_then_reads, "del", r"`del y` of a name that is read later", "del y"),
     (def_inside_branch, "nested_def", r"a `def` nested inside a block", "def helper"),
     (lambda_as_argument, "lambda", r"a `lambda` here is not supported", "lambda v"),
+    (lambdas_per_item, "lambda_per_item", r"a `lambda` made for each item of a "
+     r"comprehension or loop is not supported yet", "lambda v, c=c"),
     (set_comprehension, "setcomp", r"set comprehensions are not supported", "{v for"),
     (starred_display, "starred", r"starred expressions \(`\*rest`\) outside a call's "
      r"arguments are not supported", "*parts"),

@@ -75,6 +75,9 @@ REFUSED = {
                                "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`",
     "del-subscript": "`del` of a subscript or attribute is not supported",
     "del-read-later": "`del {name}` of a name that is read later is not supported",
+    "lambda-per-item": "a `lambda` made for each item of a comprehension or loop is not "
+                       "supported yet: define a function taking the item as a parameter "
+                       "(`def scaled(v, c): return v * c`) and call it with the item",
 }
 
 
@@ -93,6 +96,9 @@ def check_function(parsed):
     _check_defaults(parsed, node.args)
     allowed = _local_function_nodes(node) | _call_unpackings(node) \
         | lambdas_given_to_transforms(parsed)
+    for lam in _lambdas_per_item(node):
+        if id(lam) not in allowed:
+            raise parsed.error(REFUSED["lambda-per-item"], lam)
     for stmt in node.body:
         for sub in syntax.walk(stmt):
             if id(sub) not in allowed:
@@ -112,6 +118,20 @@ def _local_function_nodes(fn_node):
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Lambda):
             allowed.add(id(stmt.value))
     return allowed
+
+
+def _lambdas_per_item(fn_node):
+    """Lambdas written in a comprehension's element or a loop's body: one per item."""
+    for node in gast.walk(fn_node):
+        if isinstance(node, (gast.ListComp, gast.GeneratorExp, gast.DictComp, gast.SetComp)):
+            parts = [node.elt] if not isinstance(node, gast.DictComp) else [node.key,
+                                                                           node.value]
+        elif isinstance(node, (gast.For, gast.While)):
+            parts = node.body
+        else:
+            continue
+        for part in parts:
+            yield from (sub for sub in gast.walk(part) if isinstance(sub, gast.Lambda))
 
 
 def _call_unpackings(fn_node):
