@@ -31,6 +31,7 @@ import weakref
 import numpy as np
 
 from srcgrad.codegen import defaults
+from srcgrad.compiler import guards as guards_module
 from srcgrad.frontend.parse import ParsedFunction
 
 MAX_VARIANTS = 8   # templates kept per (code, kind, wrt)
@@ -51,13 +52,15 @@ class Template:
     module: object          # the GeneratedModule
     fields: dict            # zero_wrt, guards (name, dotted, object), escapes, default_values
     callees: tuple          # (dotted, aliases, wrt, callee object)
-    globals_ref: dict = dataclasses.field(repr=False, default=None)
+    globals_ref: dict | None = dataclasses.field(repr=False, default=None)
 
     def matches(self, fn):
+        guards = self.fields["guards"]
         return (fn.__globals__ is self.globals_ref
                 and _same_defaults(fn.__defaults__, self.defaults)
                 and _same_kwdefaults(fn.__kwdefaults__ or {}, self.kwdefaults)
-                and _cells_match(fn, self.cells))
+                and _cells_match(fn, self.cells)
+                and (not guards or guards_module.hold(fn, guards)))
 
     def parsed_for(self, fn):
         """A ``ParsedFunction`` of ``fn`` good for resolving names and loading."""
