@@ -271,7 +271,7 @@ class ForwardMode:
             return self.structure_tangent(stmt, info, call, state)
         refusal = user_class_refusal(info)
         if refusal is not None:
-            raise self.parsed.error(refusal, stmt)
+            raise self.parsed.error(refusal, stmt, MissingRuleError)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"

@@ -410,7 +410,7 @@ class ReverseMode:
             return self.container_adjoints.structure_adjoint(stmt, info, g, state)
         refusal = user_class_refusal(info)
         if refusal is not None:
-            raise self.parsed.error(refusal, stmt)
+            raise self.parsed.error(refusal, stmt, MissingRuleError)
         raise self.parsed.error(
             f"no derivative rule for `{info.name}`, which is called on values being "
             f"differentiated. Register one, e.g.\n"
