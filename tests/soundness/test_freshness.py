@@ -190,10 +190,11 @@ def test_the_compiler_refuses_a_wrt_its_function_does_not_take():
         compiler_forward.forward_unit(cube_sum, ("x",))
 
 
-def test_wrapper_srcgrad_cannot_read_is_an_error_not_the_inner_gradient():
-    # wrapper(*args, **kwargs) names no positional parameter for wrt=0 to take
-    with pytest.raises((TransformError, ValueError)):
-        sg.grad(square_sum_any)(X)
+def test_a_wrapper_taking_star_args_is_differentiated_as_the_code_that_runs():
+    # wrapper(*args, **kwargs): wrt=0 is the first argument *args receives; the gradient
+    # is the wrapper's (2 * the inner one), never the inner function's
+    np.testing.assert_allclose(sg.grad(square_sum_any)(X), 4 * X)
+    assert sg.jvp(square_sum_any)(X, np.ones_like(X))[1] == pytest.approx(4 * np.sum(X))
 
 
 def test_text_run_with_exec_source_keeps_its_inherited_future_flags():
