@@ -204,3 +204,31 @@ def test_uses_that_cannot_be_lowered_are_refused_at_the_line(f, construct, line_
 def test_a_generator_is_not_differentiated_directly():
     with pytest.raises(sg.TransformError, match="not differentiated directly"):
         sg.grad(returns_early)(X)
+
+
+def layers(params):
+    for W, b in params:
+        yield W, b * 1.0
+
+
+def network_of_a_parameter_list(params, x):
+    h = x
+    for W, b in layers(params):
+        h = np.tanh(h @ W + b)
+    return np.sum(h ** 2)
+
+
+def test_a_generator_over_a_parameter_list_argument():
+    rng = np.random.default_rng(5)
+    params = [(rng.standard_normal((3, 4)), rng.standard_normal(4)),
+              (rng.standard_normal((4, 2)), rng.standard_normal(2))]
+    x = rng.standard_normal(3)
+    grads = sg.grad(network_of_a_parameter_list)(params, x)
+    for layer, (W, b) in enumerate(params):
+        for slot, array in enumerate((W, b)):
+            def along(value, layer=layer, slot=slot):
+                changed = [list(pair) for pair in params]
+                changed[layer][slot] = value
+                return network_of_a_parameter_list([tuple(p) for p in changed], x)
+            expected = numeric_grad(along, (array,), 0)
+            assert np.allclose(grads[layer][slot], expected, atol=1e-7)
