@@ -195,6 +195,8 @@ class ReverseMode:
         backward = self.backward_block(body, state)
         if self.exception_adjoints.gates:
             forward = prune_markers(forward, backward)
+            forward = [syntax.assign(name, syntax.const(None))
+                       for name in sorted(self.exception_adjoints.unbound)] + forward
         adjoints = {p: (self.namer.adjoint(p) if p in state else None) for p in self.wrt}
         return ReverseResult(forward, backward, ret.value,
                              seed or self.namer.fresh("dresult"), adjoints, self.stack,
@@ -311,6 +313,8 @@ class ReverseMode:
         if isinstance(stmt, gast.With):
             # Without an exception a `with` block runs straight through: so does its adjoint.
             return self.backward_block(stmt.body, state)
+        if isinstance(stmt, gast.Try) and stmt.handlers:
+            return self.exception_adjoints.backward_try(stmt, state)
         if isinstance(stmt, gast.Try):
             return self.backward_block(stmt.finalbody, state) \
                 + self.backward_block(stmt.body, state)

@@ -28,9 +28,10 @@ After (forward sweep; backward sweep)::
     except np.linalg.LinAlgError:
         caught = 1
 
-An ``if`` in the body records its number on entering either branch. A loop, a ``with``
-or another ``try`` in the body, and a ``try``/``except`` inside a loop are refused (how
-far they got would need a record per iteration or per block).
+An ``if`` in the body records its number on entering either branch. Inside a loop, each
+iteration's progress is saved after its ``try`` and restored before its adjoint. A loop,
+a ``with`` or another ``try`` in the body is refused (how far it got would need a record
+per iteration or per block).
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ from srcgrad.modes.reverse_common import UNLOWERED, is_loop_exit, unlowered_hand
 from srcgrad.syntax import gast
 
 REFUSED = {
-    "in-loop": "a `try`/`except` inside a loop is not supported in reverse mode yet: move "
-               "the loop body into a helper function (called once per iteration)",
     "loop-inside": "a loop inside the body of a `try` with `except` handlers is not "
                    "supported in reverse mode yet: move the loop into a helper function",
     "nested": "a `try` or `with` inside the body of a `try` with `except` handlers is not "
@@ -56,11 +55,11 @@ class ExceptionAdjoints:
     def __init__(self, mode):
         self.mode = mode
         self.gates = {}   # id(statement in a try body) -> (progress name, number)
+        self.progress_names = {}   # id(try statement) -> its progress name
+        self.unbound = set()   # names set to None first (see ``_unbound``)
 
     def forward_try(self, stmt):
         mode = self.mode
-        if mode.loop_depth > 0:
-            raise mode.parsed.error(REFUSED["in-loop"], stmt)
         left = unlowered_handler(stmt)
         if left is not None:
             raise mode.parsed.error(UNLOWERED, left)
@@ -70,18 +69,28 @@ class ExceptionAdjoints:
             if isinstance(sub, (gast.Try, gast.With)):
                 raise mode.parsed.error(REFUSED["nested"], sub)
         progress = mode.namer.fresh("progress")
+        self.progress_names[id(stmt)] = progress
+        self.unbound.update(self._unbound(stmt))
         counter = [0]
         body = self._forward_body(stmt.body, progress, counter)
-        start = [syntax.assign(name, syntax.const(None)) for name in self._unbound(stmt)]
-        start.append(syntax.assign(progress, syntax.const(0)))
+        start = syntax.assign(progress, syntax.const(0))
         guarded = gast.Try(body=body or [gast.Pass()], handlers=stmt.handlers, orelse=[],
                            finalbody=mode.forward_block(stmt.finalbody))
-        return start + [guarded]
+        out = [start, guarded]
+        if mode.loop_depth > 0:   # how far this iteration got, for its adjoint
+            out.append(mode.push(progress, syntax.name(progress), stmt, maybe_undefined=False))
+        return out
+
+    def backward_try(self, stmt, state):
+        restore = [self.mode.pop(self.progress_names[id(stmt)])] \
+            if self.mode.loop_depth > 0 else []
+        return restore + self.mode.backward_block(stmt.body, state)
 
     def _unbound(self, stmt):
-        """The names the body assigns that may be unbound before it: ``None`` until
-        assigned, so that the backward sweep can read (and skip) them when an exception
-        stopped the body first."""
+        """The names the body assigns that may be unbound before it. They start as
+        ``None`` (at the top of the function, where no value of theirs is lost), so that
+        the backward sweep can read (and skip) them when an exception stopped the body
+        before them."""
         first = next((s for s in stmt.body if id(s) in self.mode.cfg.by_stmt), None)
         if first is None:
             return []
