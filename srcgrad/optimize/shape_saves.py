@@ -28,7 +28,7 @@ SHAPE_ARGUMENTS = {"unbroadcast": 1, "sum_adjoint": 1, "mean_adjoint": 1, "zeros
                    "slots_like": 0}
 
 
-def _shape_argument(node):
+def shape_argument(node):
     """The argument of a call of a runtime helper that reads it only for its shape."""
     func = node.func
     if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
@@ -54,7 +54,7 @@ def _shape_only(backward):
     templates, reads = set(), set()
     for node in syntax.walk(gast.Module(body=backward, type_ignores=[])):
         if isinstance(node, gast.Call):
-            argument = _shape_argument(node)
+            argument = shape_argument(node)
             if isinstance(argument, gast.Name):
                 templates.add(id(argument))
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):

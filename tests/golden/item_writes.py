@@ -19,6 +19,7 @@ def item_write_grad(x):
     y[2] = _mul_1
     _mul_2 = y * y
     _sum = np.sum(_mul_2)
+    _mul_2 = _sg.shape_of(_mul_2)
     # Backward sweep: d_sum is the cotangent of the result
     d_sum = _sg.seed(_sum)
     d_mul_2 = _sg.sum_adjoint(d_sum, _mul_2, None, False)

@@ -4,10 +4,12 @@ def mlp_grad(w1, b1, w2, x):
     # Forward sweep: the original computation
     _matmul = x @ w1
     _add = _matmul + b1
+    _matmul = _sg.shape_of(_matmul)
     h = np.tanh(_add)
     _matmul_1 = h @ w2
     _pow = _matmul_1 ** 2
     _sum = np.sum(_pow)
+    _pow = _sg.shape_of(_pow)
     # Backward sweep: d_sum is the cotangent of the result
     d_sum = _sg.seed(_sum)
     d_pow = _sg.sum_adjoint(d_sum, _pow, None, False)

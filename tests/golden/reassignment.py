@@ -8,6 +8,7 @@ def reassigned_grad(x):
     y = x * 2.0
     y_1 = y * y
     y_2 = y_1 + x
+    y_1 = _sg.shape_of(y_1)
     y_3 = np.tanh(y_2)
     # Backward sweep: dy_3 is the cotangent of the result
     dy_3 = _sg.seed(y_3)

@@ -14,7 +14,10 @@ def elementwise_chain_grad(x):
     _pow = x ** 2
     _log1p = np.log1p(_pow)
     _add = _mul_2 + _log1p
+    _log1p = _sg.shape_of(_log1p)
+    _mul_2 = _sg.shape_of(_mul_2)
     _sum = np.sum(_add)
+    _add = _sg.shape_of(_add)
     # Backward sweep: d_sum is the cotangent of the result
     d_sum = _sg.seed(_sum)
     d_add = _sg.sum_adjoint(d_sum, _add, None, False)

@@ -10,6 +10,7 @@ def swap_grad(x, y):
     y_1 = _mul
     _mul_1 = x_1 * y_1
     _add = _mul_1 + x_1
+    _mul_1 = _sg.shape_of(_mul_1)
     # Backward sweep: d_add is the cotangent of the result
     d_add = _sg.seed(_add)
     d_mul_1 = _sg.unbroadcast(d_add, _mul_1)
