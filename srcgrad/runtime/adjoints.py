@@ -16,6 +16,8 @@ from srcgrad.runtime.core import (
     unbroadcast,
 )
 
+_FLOAT64 = np.dtype(np.float64)
+
 
 # -- partials used by rule rows ----------------------------------------------------------
 def balanced_eq(x, ans, other):
@@ -174,6 +176,12 @@ def _broadcast_lazily(g, shape, axis, keepdims):
 
 
 def mean_adjoint(g, a, axis, keepdims):
+    kind = type(a)
+    if axis is None and (kind is _NDARRAY or kind is SavedShape) and a.dtype is _FLOAT64 \
+            and (type(g) is float or type(g) is np.float64) and a.shape:
+        count = math.prod(a.shape)
+        if count:   # each item g / count, the rounding of dividing a filled array by count
+            return np.full(a.shape, g / count)
     shape = np.shape(a)   # (a SavedShape too)
     count = math.prod(shape) if axis is None else math.prod(   # a Python int keeps float32
         shape[ax] for ax in (axis if isinstance(axis, tuple) else (axis,)))
@@ -293,6 +301,8 @@ def dot_adjoint_b(g, a, b):
 
 
 def matmul_adjoint_a(g, a, b):
+    if type(a) is _NDARRAY and type(b) is _NDARRAY and a.ndim == 2 and b.ndim == 2:
+        return unbroadcast(np.matmul(g, b.T), a)   # (the general case's last line)
     if np.ndim(b) == 1:
         return unbroadcast(np.multiply.outer(g, b) if np.ndim(a) > 1 else g * b, a)
     if np.ndim(a) == 1:
@@ -301,6 +311,8 @@ def matmul_adjoint_a(g, a, b):
 
 
 def matmul_adjoint_b(g, a, b):
+    if type(a) is _NDARRAY and a.ndim == 2:
+        return unbroadcast(np.matmul(a.T, g), b)   # (the general case's last lines)
     if np.ndim(a) == 1:
         g2 = np.expand_dims(g, -2) if np.ndim(b) > 1 else g
         return unbroadcast(np.matmul(np.expand_dims(a, -1), g2) if np.ndim(b) > 1 else g * a, b)

@@ -97,6 +97,10 @@ def unbroadcast(g, x):
         if type(g) is _NDARRAY and g.shape == x.shape and g.dtype is x.dtype:
             return g
         shape, real = x.shape, x.dtype.kind != "c"
+    elif kind is _FLOAT and type(g) is _NDARRAY and g.dtype.kind == "f":
+        # A Python float's cotangent: g summed over all its axes, as ``sum_to_shape``
+        # sums them (one reduction), without reading the float's shape and dtype.
+        return g.sum(axis=tuple(range(g.ndim)))[()]
     elif type(g) is not _NDARRAY and (type(g) in _SCALAR_TYPES or not is_duck_array(g)):
         return g.real if type(g) is complex and kind is not complex else g
     else:
