@@ -280,8 +280,9 @@ def _known(func):
 def _is_random(obj):
     module = getattr(obj, "__module__", "") or ""
     owner = getattr(obj, "__self__", None)
-    return module.startswith("numpy.random") or isinstance(
-        owner, (np.random.Generator, np.random.RandomState))
+    random = sys.modules.get("numpy.random")   # (not imported: no Generator exists)
+    return module.startswith("numpy.random") or random is not None and isinstance(
+        owner, (random.Generator, random.RandomState))
 
 
 def _is_library(fn):
