@@ -95,3 +95,37 @@ def test_gradients_through_the_short_paths_match_finite_differences():
     for index, grad in enumerate(grads):
         np.testing.assert_allclose(grad, numeric_grad(two_layers, [W1, W2, x], index),
                                    rtol=1e-5, atol=1e-8)
+
+
+def general_max_adjoint(g, a, ans, axis):
+    """``max_adjoint`` with every operand expanded to ``a``'s shape first."""
+    ans_full = np.broadcast_to(ans, a.shape)
+    winners = a == ans_full
+    count = np.broadcast_to(np.sum(winners, axis=axis, keepdims=True), a.shape)
+    return np.broadcast_to(g, a.shape) * winners / count
+
+
+@pytest.mark.parametrize("a, axis", [
+    (RNG.standard_normal((6, 5)), 1), (RNG.standard_normal((6, 5)), 0),
+    (RNG.standard_normal((3, 4, 5)), (0, 2)), (RNG.standard_normal((4, 3)), None),
+    (np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]]), 1),   # ties share the cotangent
+    (np.array([[np.nan, 1.0], [0.5, 0.5]]), 1),
+])
+def test_the_max_adjoint_with_kept_axes_broadcasts_as_the_expanded_views(a, axis):
+    ans = np.max(a, axis=axis, keepdims=True)
+    g = RNG.standard_normal(ans.shape)
+    got = adjoints.max_adjoint(g, a, ans, axis, True)
+    expected = general_max_adjoint(g, a, ans, axis)
+    assert got.shape == a.shape and got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+def log_sum_exp(x):
+    m = np.max(x, axis=1, keepdims=True)
+    return np.sum(m + np.log(np.sum(np.exp(x - m), axis=1, keepdims=True)) * x[:, :1])
+
+
+def test_gradients_through_a_kept_axis_max_match_finite_differences():
+    x = RNG.standard_normal((4, 6))
+    np.testing.assert_allclose(sg.grad(log_sum_exp)(x), numeric_grad(log_sum_exp, [x], 0),
+                               rtol=1e-5, atol=1e-8)

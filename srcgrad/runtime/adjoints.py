@@ -260,6 +260,11 @@ def _reduced_axes(axis, ndim):
 
 
 def max_adjoint(g, a, ans, axis, keepdims):
+    if keepdims and type(a) is _NDARRAY and type(ans) is _NDARRAY and type(g) is _NDARRAY:
+        # ans, g and the count keep the reduced axes: NumPy broadcasts them against a
+        # item for item as the expanded views below do (three np.broadcast_to calls less)
+        winners = a == ans
+        return g * winners / np.sum(winners, axis=axis, keepdims=True)
     a = as_array(a)
     ans_full = _expand(ans, a, axis, keepdims)
     winners = a == ans_full
