@@ -121,3 +121,17 @@ def test_the_pass_releases_only_what_is_provably_dead():
     assert "a = _sg.shape_of(a)" not in released("a = x @ w", BACKWARD, keep={"a"})
     assert "a = _sg.shape_of(a)" not in released("a = x @ w", BACKWARD + "\nq = a * d")
     assert "a = _sg.shape_of(a)" not in released("a = x @ w", BACKWARD + "\na = stack.pop()")
+
+
+def guarded(x, w):
+    z = x @ w
+    try:
+        y = np.sum(np.tanh(z + 1.0))
+    except ZeroDivisionError:
+        y = np.sum(z)
+    return y * np.sum(z * 0.5)
+
+
+def test_a_value_read_in_a_try_statement_is_released_after_it():
+    x, w = RNG.standard_normal((3, 4)), RNG.standard_normal((4, 2))
+    check(guarded, (x, w), (0, 1))
