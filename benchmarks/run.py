@@ -33,6 +33,9 @@ def _arguments(names):
                         help="seconds one measurement lasts at least")
     parser.add_argument("--compile-timeout", type=float, default=300,
                         help="seconds before a compile-scaling size is given up")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time the ratio table in CPU time of the measuring thread "
+                             "(steadier on a loaded machine; BLAS runs single-threaded)")
     parser.add_argument("--skip-extras", action="store_true",
                         help="only the ratio table (no first-gradient, compile, memory)")
     parser.add_argument("--update-readme", action="store_true",
@@ -79,7 +82,8 @@ def environment_lines(dropped, options):
         "- BLAS: " + "; ".join(threads.describe_blas())
         + (f" (dropped for this run: {', '.join(dropped)})" if dropped else ""),
         f"- medians of {options.repeats} interleaved rounds, each measurement >= "
-        f"{options.min_time:g} s, float64",
+        f"{options.min_time:g} s, float64"
+        + (", CPU time of the measuring thread" if options.cpu_time else ", wall time"),
         f"- command: `python -m benchmarks.run {' '.join(sys.argv[1:])}`",
     ]
 
@@ -89,6 +93,10 @@ def main():
     from benchmarks import compile_scaling, first_gradient, memory, report, suite, tools, workloads
 
     options = _arguments(workloads.NAMES)
+    if options.cpu_time:
+        from benchmarks import timing
+
+        timing.use_cpu_time()
     results = suite.run(options.workloads, options.repeats, options.min_time)
     tool_names = ["srcgrad"] + [peer.name for peer in tools.PEERS]
     sections = ["### Environment", "", *environment_lines(dropped, options), "",
