@@ -163,6 +163,8 @@ def _pure_callee(parsed, call, local_names, depth):
         target = parsed.resolve(dotted)
     except KeyError:
         return f"`{dotted}` is not defined"
+    if isinstance(target, type) and issubclass(target, BaseException):
+        return None   # an exception made (raising it ends the generator and its consumer)
     if getattr(builtins, dotted, None) is target:
         return None if dotted in PURE_BUILTINS else f"the builtin `{dotted}` has effects"
     rule = REGISTRY.lookup(target)

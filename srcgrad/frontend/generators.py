@@ -24,7 +24,9 @@ item, instead of interleaved with the consumer. That is the same program when
   the loop body (also through ``enumerate`` and in a comprehension), ``sum``, ``list``,
   ``tuple``, ``sorted``, ``min``, ``max`` or ``dict`` of it, ``yield from`` it in another
   generator; and the consumer's loop body changes in place no object the generator can read
-  (only containers the consumer built itself);
+  (only containers the consumer built itself); and no ``try`` with handlers in the
+  consumer's function encloses the call (an exception from the generator would reach the
+  handler before the consumer saw the items yielded before it);
 - the generator's body has no effect but its items (``generator_purity``).
 
 Otherwise a ``TransformError`` names the construct and the line. A generator is lowered
@@ -96,6 +98,14 @@ def check_generator_calls(parsed):
         generator = generator_function(parsed, call, local_names)
         if generator is None:
             continue
+        handled = _inside_handled_try(call, parents)
+        if handled is not None:
+            raise parsed.error(
+                f"the generator `{generator.__name__}` is consumed inside a `try` with "
+                f"`except` handlers: srcgrad runs a generator helper to its end before its "
+                f"consumer, so an exception from it would reach the handler before the "
+                f"consumer saw the items before it; consume it outside the `try` "
+                f"(line {handled.lineno})", call)
         consumer = _consumer(parsed, call, parents, local_names)
         if consumer is None:
             raise parsed.error(
@@ -111,6 +121,17 @@ def _parents(root):
         for child in gast.iter_child_nodes(node):
             parents[id(child)] = node
     return parents
+
+
+def _inside_handled_try(node, parents):
+    """The ``try`` with handlers whose body holds ``node`` (in this function), or None."""
+    child, parent = node, parents.get(id(node))
+    while parent is not None and not isinstance(parent, gast.FunctionDef):
+        if isinstance(parent, gast.Try) and parent.handlers \
+                and any(stmt is child for stmt in parent.body):
+            return parent
+        child, parent = parent, parents.get(id(parent))
+    return None
 
 
 def _consumer(parsed, call, parents, local_names):

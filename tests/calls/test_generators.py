@@ -99,9 +99,24 @@ def consumer_appends(x):
 X = np.array([0.4, -0.7, 1.3])
 
 
+def roots_or_squares(x):
+    for v in x:
+        try:
+            if v < 0:
+                raise ValueError("negative")
+            yield np.sqrt(v)
+        except ValueError:
+            yield v * v
+
+
+def handles_inside_the_generator(x):
+    return sum(roots_or_squares(x)) * 1.0
+
+
 @pytest.mark.parametrize("f", [sum_of_squares, stacked_squares, with_loops_and_branches,
                                uses_yield_from, in_a_comprehension, a_generator_expression,
-                               stops_at_a_return, consumer_appends])
+                               stops_at_a_return, consumer_appends,
+                               handles_inside_the_generator])
 def test_generator_helpers_in_both_modes(f):
     check_both_modes(f, (X.copy(),))
 
@@ -174,6 +189,14 @@ def changes_what_the_generator_reads(x):
     return total
 
 
+def consumes_inside_a_try(x):
+    try:
+        total = sum(roots_or_squares(x))
+    except KeyError:
+        total = 0.0
+    return total
+
+
 def sends(x):
     got = yield x
     yield got
@@ -190,6 +213,8 @@ def consumes_a_sending_generator(x):
     (consumes_a_growing_generator, "may change `xs`", "xs.append(1.0)"),
     (changes_what_the_generator_reads, "changes `items` in place", "items.append(r)"),
     (consumes_a_sending_generator, "`yield` used as a value", "got = yield x"),
+    (consumes_inside_a_try, "consumed inside a `try` with `except` handlers",
+     "total = sum(roots_or_squares(x))"),
 ])
 @pytest.mark.parametrize("mode", ["reverse", "forward"])
 def test_uses_that_cannot_be_lowered_are_refused_at_the_line(f, construct, line_text, mode):
