@@ -76,8 +76,15 @@ def _classify(parsed, call, local_names, arrays):
 
 def user_class_refusal(info):
     """The refusal for constructing a class of the user's own (not a NamedTuple or a
-    dataclass, which are ``structure`` calls) from values being differentiated, or None."""
+    dataclass, which are ``structure`` calls) from values being differentiated, or for
+    differentiating generated code again through a keyword call resolved when it runs,
+    or None."""
     cls = info.target
+    if getattr(cls, "__srcgrad_first_order__", False):
+        return ("a second derivative through a call with keywords that carry derivatives, "
+                "to a callee known only when it runs (`f(x, **options)`, "
+                "`obj.method(x, scale=s)`), is not supported yet; pass those values "
+                "positionally where a second derivative is needed")
     if not isinstance(cls, type) or _is_library(cls):
         return None
     return (f"constructing `{cls.__qualname__}`, a class of your own, from a value being "
@@ -108,6 +115,8 @@ def classify_object(obj, dotted, args, keywords):
         return CallInfo("dynamic", dotted, wrapped, args=args, keywords=keywords)
     if getattr(obj, "__srcgrad_dispatch__", False):   # _sg.dynamic_forward in generated code
         return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
+    if getattr(obj, "__srcgrad_first_order__", False):   # refused by the modes
+        return CallInfo("unknown", dotted, obj, args=args, keywords=keywords)
     if is_transform(obj):   # sg.grad(f): a function; derivatives flow where it is called
         return CallInfo("nondiff", dotted, obj, args=args, keywords=keywords)
     callee = getattr(obj, "__srcgrad_callee__", None)   # a wrapper of srcgrad's own:

@@ -85,3 +85,12 @@ def test_keyword_values_through_a_tape_and_implicit_gradients():
     (gradient, variable), = sg.implicit_gradients(f)(X.copy())
     assert variable is w
     np.testing.assert_allclose(np.asarray(gradient), X * X, rtol=1e-6)
+
+
+@pytest.mark.parametrize("f", [spreads_a_dict_of_keywords, calls_a_method_by_keyword])
+def test_a_second_derivative_through_such_a_call_is_refused_citing_the_users_line(f):
+    line = f.__code__.co_firstlineno + (2 if f is spreads_a_dict_of_keywords else 1)
+    with pytest.raises(sg.MissingRuleError, match=r"a second derivative through a call with "
+                                                  r"keywords(.|\n)*from test_keyword_spread"
+                                                  rf"\.py:{line}:"):
+        sg.hvp(f)(X.copy(), np.ones(3))
