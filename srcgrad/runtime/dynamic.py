@@ -190,7 +190,7 @@ def call_method(obj, name, /, *args, **kwargs):
 for _helper in (dynamic_forward, dynamic_forward_eager, dynamic_backward, dynamic_jvp):
     vars(_helper)["__srcgrad_dispatch__"] = True
 # ... and calling these is not (yet): the modes refuse it at the user's line.
-for _helper in (dynamic_forward_keywords, dynamic_forward_eager_keywords,
-                dynamic_backward_keywords, dynamic_jvp_keywords, keyword_part,
-                keyword_tangents):
-    vars(_helper)["__srcgrad_first_order__"] = True
+for _keyword_helper in (dynamic_forward_keywords, dynamic_forward_eager_keywords,
+                        dynamic_backward_keywords, dynamic_jvp_keywords, keyword_part,
+                        keyword_tangents):
+    vars(_keyword_helper)["__srcgrad_first_order__"] = True
