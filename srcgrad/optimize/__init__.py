@@ -5,6 +5,7 @@ from srcgrad.optimize.dce import eliminate_dead_code
 from srcgrad.optimize.release import release_shapes
 from srcgrad.optimize.saves import prune_saves
 from srcgrad.optimize.shape_saves import save_shapes
+from srcgrad.optimize.spreads import compact_spreads
 
 
 def optimize_sweeps(forward, backward, backward_live_out, result_names=()):
@@ -23,6 +24,7 @@ def optimize_sweeps(forward, backward, backward_live_out, result_names=()):
             backward, removed = eliminate_dead_code(backward, backward_live_out)
             dead_code_done, copies_done = True, copies_done and not removed
     forward, backward, saved = prune_saves(forward, backward, live_out)
+    backward = compact_spreads(backward, backward_live_out)
     forward_live_out = set(result_names) | _loaded(backward) | set(backward_live_out)
     forward, _ = eliminate_dead_code(forward, forward_live_out)
     forward = release_shapes(save_shapes(forward, backward), backward, result_names)

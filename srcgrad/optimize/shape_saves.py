@@ -25,7 +25,7 @@ from srcgrad.syntax import gast
 
 # runtime helper -> the position of the argument it reads only for its shape
 SHAPE_ARGUMENTS = {"unbroadcast": 1, "sum_adjoint": 1, "mean_adjoint": 1, "zeros_like": 0,
-                   "slots_like": 0}
+                   "slots_like": 0, "expand_summed": 1, "spread_to": 1}
 
 
 def shape_argument(node):

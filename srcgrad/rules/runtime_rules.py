@@ -92,6 +92,9 @@ deflinear(rt.inserted_item, "v, index", "_sg.placed_at(g, v, index if index >= 0
 # Adjoints of reductions and shape functions: linear in the incoming cotangent.
 deflinear(rt.sum_adjoint, "v, a, axis, keepdims", "np.sum(g, axis=axis, keepdims=keepdims)",
           linear_in="v")
+deflinear(rt.expand_summed, "v, a, axis, keepdims", "np.sum(g, axis=axis, keepdims=keepdims)",
+          linear_in="v")
+deflinear(rt.spread_to, "v, a", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.mean_adjoint, "v, a, axis, keepdims", "np.mean(g, axis=axis, keepdims=keepdims)",
           linear_in="v")
 defadjoint(rt.max_adjoint, "v, a, ans_, axis, keepdims",

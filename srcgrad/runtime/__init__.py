@@ -29,6 +29,7 @@ from srcgrad.runtime.scipy_linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.sequences import *  # noqa: F403
 from srcgrad.runtime.slots import *  # noqa: F403
 from srcgrad.runtime.special_adjoints import *  # noqa: F403
+from srcgrad.runtime.spreads import *  # noqa: F403
 from srcgrad.runtime.stats_adjoints import *  # noqa: F403
 from srcgrad.runtime.stats_tangents import *  # noqa: F403
 from srcgrad.runtime.tangents import *  # noqa: F403

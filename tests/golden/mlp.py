@@ -12,8 +12,8 @@ def mlp_grad(w1, b1, w2, x):
     _pow = _sg.shape_of(_pow)
     # Backward sweep: d_sum is the cotangent of the result
     d_sum = _sg.seed(_sum)
-    d_pow = _sg.sum_adjoint(d_sum, _pow, None, False)
-    d_matmul_1 = d_pow * 2 * _matmul_1
+    d_pow = _sg.expand_summed(d_sum, _pow, None, False)
+    d_matmul_1 = _sg.spread_to(d_pow * 2 * _matmul_1, _pow)
     dh = _sg.matmul_adjoint_a(d_matmul_1, h, w2)
     dw2 = _sg.matmul_adjoint_b(d_matmul_1, h, w2)
     d_add = dh * (1 - h * h)
