@@ -27,6 +27,7 @@ from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.range_adjoints import *  # noqa: F403
 from srcgrad.runtime.scipy_linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.sequences import *  # noqa: F403
+from srcgrad.runtime.shape_adjoints import *  # noqa: F403
 from srcgrad.runtime.slots import *  # noqa: F403
 from srcgrad.runtime.special_adjoints import *  # noqa: F403
 from srcgrad.runtime.spreads import *  # noqa: F403

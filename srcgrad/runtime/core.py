@@ -207,6 +207,9 @@ def zeros_like(x):
 def add_at(dx, index, g):
     """``dx[index] += g``, in place, correct for repeated fancy indices; returns ``dx``."""
     kind = type(dx)
+    if kind is _NDARRAY and (type(index) is int or type(index) is slice):
+        dx[index] += g
+        return dx
     if kind is dict:
         dx[index] = add_cotangents(dx[index], g) if index in dx else g
         return dx

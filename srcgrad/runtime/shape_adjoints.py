@@ -1,0 +1,128 @@
+"""Adjoints of NumPy's shape functions (joins, stacks, tiles, diagonals): the pieces
+of a cotangent that each operand became."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad.runtime.core import _NDARRAY, unbroadcast
+
+
+def inverse_axes(axes, ndim):
+    if axes is None:
+        return None
+    return tuple(int(ax) for ax in np.argsort([ax % ndim for ax in axes]))
+
+
+def concatenate_adjoint(g, arrays, axis):
+    """The pieces of ``g`` that each array of ``np.concatenate(arrays, axis)`` became (by
+    slicing: ``np.split`` costs more than the work on small arrays)."""
+    if axis is not None and type(g) is _NDARRAY and g.ndim:
+        pieces = _slices_along(g, arrays, axis % g.ndim)
+        if pieces is not None:
+            return pieces
+    if axis is None:
+        g, axis = np.ravel(g), 0
+        sizes = [np.size(a) for a in arrays]
+    else:
+        sizes = [np.shape(a)[axis] if np.ndim(a) else 1 for a in arrays]
+    axis = axis % g.ndim
+    index = [slice(None)] * g.ndim
+    pieces, start = [], 0
+    for size, a in zip(sizes, arrays):
+        index[axis] = slice(start, start + size)
+        piece = g[tuple(index)]
+        pieces.append(piece if piece.shape == np.shape(a) else np.reshape(piece, np.shape(a)))
+        start += size
+    return pieces
+
+
+def _slices_along(g, arrays, axis):
+    """``concatenate_adjoint`` when every array is an ndarray of ``g``'s rank (the common
+    case, read from the arrays' own attributes), else None."""
+    ndim, lead = g.ndim, (slice(None),) * axis
+    pieces, start = [], 0
+    for a in arrays:
+        if type(a) is not _NDARRAY or a.ndim != ndim:
+            return None
+        stop = start + a.shape[axis]
+        piece = g[lead + (slice(start, stop),)]
+        pieces.append(piece if piece.shape == a.shape else piece.reshape(a.shape))
+        start = stop
+    return pieces
+
+
+def stack_adjoint(g, arrays, axis):
+    """The cotangent of each array of ``np.stack(arrays, axis)``: ``g``'s slices along
+    ``axis``, new arrays (one copy, then a view of it per array: a list cotangent is
+    made an array once, not once per item)."""
+    if type(g) is list:
+        g = np.asarray(g)
+    if type(g) is not _NDARRAY:   # another library's array (dask): its own take
+        return [np.take(g, i, axis=axis) for i in range(len(arrays))]
+    return list(np.moveaxis(g, axis, 0).copy())
+
+
+def hstack_adjoint(g, tup):
+    axis = 0 if np.ndim(tup[0]) <= 1 else 1
+    return [np.reshape(p, np.shape(a)) for p, a in
+            zip(concatenate_adjoint(g, [np.atleast_1d(a) for a in tup], axis), tup)]
+
+
+def vstack_adjoint(g, tup):
+    return [np.reshape(p, np.shape(a)) for p, a in
+            zip(concatenate_adjoint(g, [np.atleast_2d(a) for a in tup], 0), tup)]
+
+
+def array_adjoint(g, obj):
+    """Cotangent of ``np.array(obj)``: the same nesting as ``obj``."""
+    if isinstance(obj, (list, tuple)):
+        return [array_adjoint(g[i], item) for i, item in enumerate(obj)]
+    return unbroadcast(g, obj) if type(obj) is _NDARRAY else (
+        g[()] if isinstance(g, np.ndarray) and g.ndim == 0 else g)
+
+
+def trace_adjoint(g, a, offset, axis1, axis2):
+    out = np.zeros(np.shape(a))
+    diag = np.zeros(np.shape(a)[axis1:axis1 + 1] + np.shape(a)[axis2:axis2 + 1])
+    idx = np.arange(max(0, min(diag.shape[0], diag.shape[1] - offset) if offset >= 0
+                        else min(diag.shape[0] + offset, diag.shape[1])))
+    rows, cols = (idx, idx + offset) if offset >= 0 else (idx - offset, idx)
+    moved = np.moveaxis(out, (axis1, axis2), (-2, -1))
+    moved[..., rows, cols] = np.expand_dims(g, -1) if np.ndim(g) else g
+    return out
+
+
+def diag_adjoint(g, v, k):
+    if np.ndim(v) == 1:
+        return np.diagonal(g, k).copy()
+    out = np.zeros(np.shape(v))
+    n = len(np.diagonal(out, k))
+    idx = np.arange(n)
+    rows, cols = (idx, idx + k) if k >= 0 else (idx - k, idx)
+    out[rows, cols] = g
+    return out
+
+
+def tile_adjoint(g, a, reps):
+    shape = np.shape(a)
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    ndim = max(len(shape), len(reps))
+    shape = (1,) * (ndim - len(shape)) + tuple(shape)
+    reps = (1,) * (ndim - len(reps)) + reps
+    split = []
+    for r, s in zip(reps, shape):
+        split += [r, s]
+    return np.reshape(np.reshape(g, split).sum(axis=tuple(range(0, 2 * ndim, 2))), np.shape(a))
+
+
+def repeat_adjoint(g, a, repeats, axis):
+    if axis is None:
+        flat = np.ravel(a)
+        summed = np.add.reduceat(np.ravel(g), np.r_[0, np.cumsum(np.broadcast_to(
+            repeats, flat.shape))[:-1]]) if flat.size else flat
+        return np.reshape(summed, np.shape(a))
+    starts = np.r_[0, np.cumsum(np.broadcast_to(repeats, (np.shape(a)[axis],)))[:-1]]
+    return np.add.reduceat(g, starts, axis=axis)
+
+
