@@ -42,10 +42,13 @@ class AdjointBookkeeping:
         if var in self.mode.containers or var in self.mode.structures:   # never + on lists
             state[var] = OWNED
             return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
+        sign = "+"
+        if isinstance(contribution, gast.UnaryOp) and isinstance(contribution.op, gast.USub):
+            sign, contribution = "-", contribution.operand   # d - c, not d + -c
         if state[var] == OWNED:
-            return syntax.quote("d += c", d=adjoint, c=contribution)
+            return syntax.quote(f"d {sign}= c", d=adjoint, c=contribution)
         state[var] = OWNED
-        return syntax.quote("d = d + c", d=adjoint, c=contribution)
+        return syntax.quote(f"d = d {sign} c", d=adjoint, c=contribution)
 
     def add_at(self, var, index, contribution, state):
         """``dvar[index] += contribution`` into a buffer this function owns."""

@@ -29,6 +29,18 @@ MATH_TWINS = {"sin": "sin", "cos": "cos", "tan": "tan", "arctan": "atan", "tanh"
 _NP_CALL = re.compile(r"\bnp\.(" + "|".join(MATH_TWINS) + r")\(")
 
 
+def _negation_outside(expr):
+    """``_sg.unbroadcast(-e, x)`` as ``-_sg.unbroadcast(e, x)``: the same numbers (negation
+    is exact and commutes with the sum), negated after the sum has shrunk the array
+    rather than before (a subtraction's second operand broadcast over a large array)."""
+    if isinstance(expr, gast.Call) and syntax.dotted_name(expr.func) == "_sg.unbroadcast" \
+            and expr.args and isinstance(expr.args[0], gast.UnaryOp) \
+            and isinstance(expr.args[0].op, gast.USub):
+        expr.args[0] = expr.args[0].operand
+        return gast.UnaryOp(op=gast.USub(), operand=expr)
+    return expr
+
+
 def scalar_template(template):
     """The template for scalar operands: ``np.cos(x)`` -> ``math.cos(x)``."""
     return _NP_CALL.sub(lambda m: f"math.{MATH_TWINS[m.group(1)]}(", template)
@@ -71,8 +83,8 @@ class RuleExpander:
             if rule.elementwise and all(self.mode.is_scalar(stmt, values[p])
                                         for p in rule.params if p in values):
                 template = scalar_template(template)
-            contribution = fold_constants(syntax.quote_expr(
-                template, g=syntax.name(g), ans=syntax.name(target), **values))
+            contribution = _negation_outside(fold_constants(syntax.quote_expr(
+                template, g=syntax.name(g), ans=syntax.name(target), **values)))
             contributions.setdefault(atom.id, []).append(contribution)
         out = []
         for name, parts in contributions.items():

@@ -32,5 +32,5 @@ def elementwise_chain_grad(x):
     d_mul = d_exp * _exp
     d_neg = _sg.unbroadcast(d_mul * x, _neg)
     dx += _sg.unbroadcast(d_mul * _neg, x)
-    dx += -d_neg
+    dx -= d_neg
     return _sg.in_dtype_of(dx, x)
