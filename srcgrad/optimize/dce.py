@@ -10,7 +10,7 @@ Before::                               After::
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.analysis.cfg import CFG
+from srcgrad.analysis.cfg import CFG, statement_defs_uses
 from srcgrad.analysis.dataflow import live_names
 from srcgrad.syntax import gast
 
@@ -26,6 +26,8 @@ def eliminate_dead_code(body, live_out):
     liveness is solved again on the same graph with the dropped statements' reads and
     writes taken out, until nothing more is dead (one graph, not one per round).
     Returns ``(body, changed)``."""
+    if all(type(stmt) in _SIMPLE for stmt in body):
+        return _straight_line(body, live_out)
     cfg = CFG([], body)
     dead = set()   # id of each dropped statement
     while True:
@@ -45,12 +47,40 @@ def eliminate_dead_code(body, live_out):
 
 
 def _is_dead(node, live_after):
-    stmt = node.stmt
+    if not node.defs or node.def_bits & live_after.bits[node]:
+        return False
+    return _removable(node.stmt)
+
+
+def _removable(stmt):
+    """Can ``stmt`` go when nothing reads what it defines?"""
     if not isinstance(stmt, gast.Assign) or getattr(stmt, "saved", None):
         return False
-    if not node.defs or node.def_bits & live_after.bits[node] or not _is_pure(stmt.value):
-        return False
-    return all(isinstance(t, (gast.Name, gast.Tuple)) for t in stmt.targets)
+    return _is_pure(stmt.value) and all(
+        isinstance(t, (gast.Name, gast.Tuple)) for t in stmt.targets)
+
+
+# Statements with no control flow: a body of them only is straight-line code.
+_SIMPLE = (gast.Assign, gast.AugAssign, gast.Expr, gast.Pass)
+
+
+def _straight_line(body, live_out):
+    """Dead code elimination of straight-line code in one backward pass: a statement is
+    dead when nothing after it that stays reads what it defines (as the graph's liveness
+    finds, without building the graph).
+
+    Before (``live_out = {c}``): ``a = x * 2; b = a + 1; c = x``. After: ``c = x``."""
+    live = set(live_out)
+    kept = []
+    for stmt in reversed(body):
+        defs, uses = statement_defs_uses(stmt)
+        if defs and live.isdisjoint(defs) and _removable(stmt):
+            continue
+        live.difference_update(defs)
+        live.update(uses)
+        kept.append(stmt)
+    kept.reverse()
+    return kept, len(kept) != len(body)
 
 
 def _filter(body, keep, emptied):
