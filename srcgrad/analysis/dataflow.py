@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections import deque
 
 from srcgrad.analysis.bits import FactMap
+from srcgrad.analysis.cfg import CFG, statement_defs_uses
+from srcgrad.syntax import gast
 
 
 def union(facts):
@@ -91,6 +93,19 @@ def defined_names(cfg, params, definitely=False):
                       meet=intersection if definitely else union,
                       boundary=0, top=universe if definitely else 0)
     return FactMap(index, before)
+
+
+def surely_defined_after(body, params):
+    """Names surely bound once ``body`` has run to its end (``params`` among them). Code
+    without control flow binds every name it assigns: no graph needed."""
+    if all(type(stmt) in (gast.Assign, gast.AugAssign, gast.Expr, gast.Pass)
+           for stmt in body):
+        names = set(params)
+        for stmt in body:
+            names.update(statement_defs_uses(stmt)[0])
+        return frozenset(names)
+    cfg = CFG(params, body)
+    return frozenset(defined_names(cfg, params, definitely=True)[cfg.exit]) | frozenset(params)
 
 
 def live_names(cfg, live_at_exit=frozenset()):

@@ -25,8 +25,7 @@ import weakref
 
 from srcgrad import syntax
 from srcgrad.analysis import escapes
-from srcgrad.analysis.cfg import CFG
-from srcgrad.analysis.dataflow import defined_names
+from srcgrad.analysis.dataflow import surely_defined_after
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.compiler import cache as disk_cache
@@ -324,9 +323,7 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     defined = set(order)
     backward_reads = _loaded(backward) | _loaded(grads_expr)
     residuals = sorted((backward_reads & defined) - {seed}, key=order.__getitem__)
-    forward_cfg = CFG(params, forward)
-    exit_defined = defined_names(forward_cfg, params, definitely=True)[forward_cfg.exit] \
-        | frozenset(params)
+    exit_defined = surely_defined_after(forward, params)
     # The split forward packs every residual, so one assigned on some paths only starts
     # as None there (the fused functions never read it on the other paths).
     initialized = _assigned(prologue)
@@ -496,10 +493,8 @@ def _maybe_undefined(forward):
 
 def _assigned(body):
     names = set()
-    for stmt in syntax.statements(body):
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                names.add(node.id)
+    for stmt in body:   # (a block's walk covers its nested statements)
+        names.update(syntax.names_in(stmt, gast.Store))
     return names
 
 
@@ -515,7 +510,7 @@ def _order(forward, params):
     """``{name: position}`` of the parameters, then of the names ``forward`` assigns in
     the order it first assigns them."""
     order = {p: i for i, p in enumerate(params)}
-    for stmt in syntax.statements(forward):
+    for stmt in forward:   # (a block's names before those of the statements after it)
         for name in syntax.names_in(stmt, gast.Store):
             order.setdefault(name, len(order))
     return order
