@@ -173,10 +173,11 @@ def _reverse_post_order(nodes, start, forward):
 
 
 def statement_defs_uses(stmt):
-    """Names a simple statement defines and reads (``x[i] = v`` reads and keeps ``x``)."""
+    """Names a simple statement defines and reads (``x[i] = v`` reads and keeps ``x``),
+    in no particular order."""
     if isinstance(stmt, gast.Assign):
         target = stmt.targets[0]
-        uses = syntax.loaded_names(stmt.value)
+        uses = _reads(stmt.value)
         if isinstance(target, gast.Name):
             return [target.id], uses
         if isinstance(target, (gast.Tuple, gast.List)):
@@ -186,3 +187,26 @@ def statement_defs_uses(stmt):
         stored = syntax.names_in(stmt.target, gast.Store)
         return stored, stored + syntax.loaded_names(stmt)
     return [], syntax.loaded_names(stmt)
+
+
+_ATOMS = (gast.Name, gast.Constant)
+
+
+def _reads(value):
+    """The names an assigned value reads: the shapes of A-normal form (``a``, ``a * b``,
+    ``np.sin(a)``, ``f(a, b)``) directly, any other by a walk."""
+    kind = type(value)
+    if kind is gast.Name:
+        return [value.id]
+    if kind is gast.Constant:
+        return []
+    if kind is gast.BinOp and type(value.left) in _ATOMS and type(value.right) in _ATOMS:
+        return [side.id for side in (value.left, value.right) if type(side) is gast.Name]
+    if kind is gast.Call and not value.keywords \
+            and all(type(arg) in _ATOMS for arg in value.args):
+        func = value.func
+        while type(func) is gast.Attribute:
+            func = func.value
+        if type(func) is gast.Name:
+            return [func.id] + [arg.id for arg in value.args if type(arg) is gast.Name]
+    return syntax.loaded_names(value)

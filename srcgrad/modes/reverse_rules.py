@@ -84,7 +84,7 @@ class RuleExpander:
                                         for p in rule.params if p in values):
                 template = scalar_template(template)
             contribution = _negation_outside(fold_constants(syntax.quote_expr(
-                template, g=syntax.name(g), ans=syntax.name(target), **values)))
+                template, g=g, ans=target, **values)))   # (names given as strings)
             contributions.setdefault(atom.id, []).append(contribution)
         out = []
         for name, parts in contributions.items():

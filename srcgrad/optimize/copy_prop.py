@@ -62,9 +62,8 @@ def _rename_reads(stmt, old, new):
 def _read_counts(body):
     counts = {}
     for stmt in body:
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-                counts[node.id] = counts.get(node.id, 0) + 1
+        for name in syntax.loaded_names(stmt):
+            counts[name] = counts.get(name, 0) + 1
     return counts
 
 
