@@ -56,6 +56,7 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
         self.local_functions = local_functions
         self.parsed = parsed
         self.inliner = inliner   # inlines small module-level functions (see ``inline``)
+        self._assigned = None    # see assigned_names
 
     # -- statements -------------------------------------------------------------------
     def block(self, body):
@@ -176,7 +177,7 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
         if dotted is None or self.parsed is None:
             return False
         root = dotted.split(".")[0]
-        if root in self.parsed.closure or root in syntax.names_in(self.parsed.node, gast.Store):
+        if root in self.parsed.closure or root in self.assigned_names():
             return False
         try:
             return isinstance(self.parsed.resolve(root), types.ModuleType) \
@@ -184,15 +185,21 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
         except KeyError:
             return False
 
+    def assigned_names(self):
+        """The names the user's function assigns (found once: each test of a dotted
+        name walked the whole function)."""
+        if self._assigned is None:
+            self._assigned = frozenset(syntax.names_in(self.parsed.node, gast.Store))
+        return self._assigned
+
     def is_module_path(self, expr):
         """``np.linalg``, ``scipy.special``: a dotted path from a module read globally."""
         dotted = syntax.dotted_name(expr)
         if dotted is None or self.parsed is None:
             return False
         root = dotted.split(".")[0]
-        local = set(syntax.names_in(self.parsed.node, gast.Store)) \
-            | set(syntax.param_names(self.parsed.node.args))
-        if root in self.parsed.closure or root in local:
+        if root in self.parsed.closure or root in self.assigned_names() \
+                or root in syntax.param_names(self.parsed.node.args):
             return False
         try:
             return isinstance(self.parsed.resolve(root), types.ModuleType)
