@@ -53,7 +53,15 @@ def follow_aliased_writes(body, params, parsed, namer):
     body = map_blocks(body, lambda stmt: _copy_written_value(stmt, namer))
     if loader.is_generated(parsed.fn) or not writes_through_names(body):
         return body   # nothing written through a name: nothing to follow
-    facts = analyze_aliases(body, params, lambda name: _is_module(parsed, name))
+    modules = {}   # name -> _is_module (asked for every name at every union and hold)
+
+    def is_module(name):
+        found = modules.get(name)
+        if found is None:
+            found = modules[name] = _is_module(parsed, name)
+        return found
+
+    facts = analyze_aliases(body, params, is_module)
     cfg = CFG(params, body)
     live, defined = live_names(cfg), defined_names(cfg, params, definitely=True)
     local = set(params) | set(syntax.names_in(gast.Module(body=body, type_ignores=[]),
