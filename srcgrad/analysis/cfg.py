@@ -154,16 +154,25 @@ def _link(a, b):
 
 
 def _reverse_post_order(nodes, start, forward):
-    """Depth-first from ``start`` (iterative: graphs can be thousands of nodes deep)."""
+    """Depth-first from ``start`` (iterative: graphs can be thousands of nodes deep).
+    A loop's body comes right after its header, before the code that follows the loop:
+    forward, a header's successors are its body then its exit, so they are explored
+    last to first; backward, a header's predecessors are the code before the loop then
+    the body's end, explored first to last. (The other way round, each loop's body came
+    after all the code that follows it, and the solver went through that code again at
+    every loop.)"""
+    def children(node):
+        return iter(reversed(node.succ)) if forward else iter(node.pred)
+
     post, visited = [], {start.position}
-    stack = [(start, iter(start.succ if forward else start.pred))]
+    stack = [(start, children(start))]
     while stack:
-        node, children = stack[-1]
-        for child in children:
+        node, pending = stack[-1]
+        for child in pending:
             if child not in visited:
                 visited.add(child)
                 child = nodes[child]
-                stack.append((child, iter(child.succ if forward else child.pred)))
+                stack.append((child, children(child)))
                 break
         else:
             stack.pop()

@@ -6,13 +6,14 @@ the analysis (for a backward analysis ``before`` is the fact after the statement
 Facts are anything ``meet`` combines and ``==`` compares: frozensets, or the bit vectors
 of ``analysis.bits`` that the analyses below use (linear work per node, not per name).
 
-Nodes are visited in reverse post-order along the analysis (``cfg.order``), from a FIFO
-queue that holds each node at most once; straight-line code is solved in one sweep.
+Nodes are visited in reverse post-order along the analysis (``cfg.order``), the earliest
+queued node first (a heap that holds each node at most once); straight-line code is
+solved in one sweep, a loop settles before the code after it.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import heapq
 
 from srcgrad.analysis.bits import FactMap
 from srcgrad.analysis.cfg import CFG, statement_defs_uses
@@ -39,7 +40,10 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
     """Iterate ``transfer(node, fact) -> fact`` to a fixpoint.
 
     ``top`` is the initial fact for every node other than the boundary (the empty set for
-    may-analyses; the universe for must-analyses).
+    may-analyses; the universe for must-analyses). The node visited next is always the
+    earliest queued one in the order of the analysis: a loop settles before the code
+    after it is visited (a FIFO queue sent every change at a loop's back edge through
+    all the code that follows, once per loop).
     """
     start = cfg.entry if forward else cfg.exit
     initial = frozenset() if top is None else top
@@ -47,10 +51,12 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
     before = dict.fromkeys(order, initial)
     after = dict.fromkeys(order, initial)
     nodes = cfg.nodes
-    queue, queued = deque(order), set(order)
+    rank = {node.position: i for i, node in enumerate(order)}
+    queue = list(range(len(order)))   # ranks: a heap (already sorted)
+    queued = set(queue)
     while queue:
-        node = queue.popleft()
-        queued.discard(node)
+        node = order[heapq.heappop(queue)]
+        queued.discard(rank[node.position])
         sources = node.pred if forward else node.succ
         if node is start:
             fact_in = boundary
@@ -62,10 +68,10 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
         if fact_out != after[node] or fact_in != before[node]:
             before[node], after[node] = fact_in, fact_out
             for position in (node.succ if forward else node.pred):
-                nxt = nodes[position]
-                if nxt not in queued:
-                    queued.add(nxt)
-                    queue.append(nxt)
+                next_rank = rank[position]
+                if next_rank not in queued:
+                    queued.add(next_rank)
+                    heapq.heappush(queue, next_rank)
     return before, after
 
 
