@@ -93,6 +93,7 @@ class ReverseMode:
         self.cfg = CFG(self.params, node.body)
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
         self._call_infos = {}     # id(call node) -> CallInfo (see call_info)
+        self._defining = None     # name -> the CFG nodes assigning it (nodes_defining)
         nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]   # walked once
         self.arrays = proven_arrays(node.body, self.params,
                                     lambda call: call_target(parsed, call, self.locals), nodes)
@@ -127,6 +128,15 @@ class ReverseMode:
                                        self.call_gives_scalar)
 
     # -- facts ---------------------------------------------------------------------------
+    def nodes_defining(self, name):
+        """The CFG nodes that assign ``name`` (indexed once for every name)."""
+        if self._defining is None:
+            self._defining = {}
+            for cfg_node in self.cfg.nodes:
+                for defined in cfg_node.defs:
+                    self._defining.setdefault(defined, set()).add(cfg_node)
+        return self._defining.get(name, set())
+
     def differentiable(self, stmt):
         """Does ``stmt``'s result carry a derivative from its operands?"""
         if isinstance(stmt, gast.For):

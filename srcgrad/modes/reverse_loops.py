@@ -42,7 +42,7 @@ class LoopAdjoints:
             if self.mode.primal_live is None:
                 self.mode.primal_live = live_names(self.mode.cfg)
             live = self.mode.primal_live[self.mode.cfg.node(stmt)]
-            stores = Counter(n.id for s in stmt.body for n in gast.walk(s)
+            stores = Counter(n.id for s in stmt.body for n in syntax.walk(s)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store))
             loop_target = stmt.target.id if isinstance(stmt, gast.For) else None
             stmt._srcgrad_locals = [
@@ -91,10 +91,11 @@ class LoopAdjoints:
 
     def target_defined_outside(self, stmt):
         target = stmt.target.id
-        inside = {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+        nodes = syntax.walk(stmt)
+        inside = {n.id for n in nodes if isinstance(n, gast.Name)
                   and isinstance(n.ctx, gast.Store)}
-        outside = {nd for nd in self.mode.cfg.nodes if target in nd.defs}
-        inside_nodes = {self.mode.cfg.by_stmt.get(id(s)) for s in gast.walk(stmt)}
+        outside = self.mode.nodes_defining(target)
+        inside_nodes = {self.mode.cfg.by_stmt.get(id(s)) for s in nodes}
         return target in self.mode.params or bool(outside - inside_nodes) or target not in inside
 
     def backward_loop(self, stmt, state):
@@ -163,7 +164,7 @@ class LoopAdjoints:
                             orelse=[], type_comment=None)
         index = getattr(stmt, "_srcgrad_index", None)
         uses_index = any(isinstance(n, gast.Name) and n.id == index
-                         for s in code for n in gast.walk(s))
+                         for s in code for n in syntax.walk(s))
         if uses_index:
             loop = syntax.quote("for i in reversed(range(n)):\n    pass",
                                 i=stmt._srcgrad_index, n=counter)[0]

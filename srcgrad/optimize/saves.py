@@ -66,7 +66,7 @@ def prune_saves(forward, backward, live_out=()):
                 node = cfg.by_stmt.get(id(stmt))
                 names = sharing.get(stmt.saved, {stmt.saved}) if _restores_item(stmt) \
                     else {stmt.saved}
-                live = node is not None and not names.isdisjoint(live_after[node])
+                live = node is not None and any(live_after.has(node, n) for n in names)
                 read[stmt.saved] = read.get(stmt.saved, False) or live
                 if _restores_item(stmt):
                     items.add(stmt.saved)
