@@ -265,8 +265,12 @@ def _read_item(facts, target, base, view=True):
         return
     if view and base.id not in facts.containers:   # an array's item may be a view
         _union(facts, target, base.id)
+    merged = set()   # classes joined already (a container read again holds one class)
     for held in list(facts.holds.get(facts.find(base.id), ())):
-        _union(facts, target, held)
+        cls = facts.find(held)
+        if cls not in merged:
+            merged.add(cls)
+            _union(facts, target, held)
 
 
 def _bind_call(facts, target, call):
