@@ -61,7 +61,7 @@ def _varied_rule(node, index, wrt, differentiable, is_source, updates):
         target = stmt.targets[0]
         if isinstance(target, gast.Subscript):
             return 0, bits(syntax.loaded_names(stmt.value)), bits([target.value.id]), 0
-        trigger = bits(_diff_operands(stmt.value)) if differentiable(stmt) else 0
+        trigger = _operand_bits(node, index) if differentiable(stmt) else 0
         return node.def_bits, trigger, node.def_bits, 0
     if isinstance(stmt, gast.For):
         trigger = bits(syntax.loaded_names(stmt.iter)) if differentiable(stmt) else 0
@@ -84,7 +84,7 @@ def _useful_rule(node, index):
         target = stmt.targets[0]
         if isinstance(target, gast.Subscript):
             return 0, bits([target.value.id]), bits(syntax.loaded_names(stmt.value)), 0
-        return node.def_bits, node.def_bits, bits(_diff_operands(stmt.value)), 0
+        return node.def_bits, node.def_bits, _operand_bits(node, index), 0
     if isinstance(stmt, gast.For):
         return 0, node.def_bits, bits(syntax.loaded_names(stmt.iter)), 0
     if isinstance(stmt, gast.Expr):
@@ -101,6 +101,19 @@ def _grown_container(stmt):
             and isinstance(func.value, gast.Name) and stmt.value.args:
         return func.value.id
     return None
+
+
+def _operand_bits(node, index):
+    """The bits of ``_diff_operands`` of the value ``name = value`` at ``node``: every
+    name it reads (the node's uses) unless it indexes (an index carries no derivative)
+    or calls something other than a name or a method (the callee's own reads)."""
+    stmt = node.stmt
+    value = stmt.value
+    if isinstance(stmt.targets[0], gast.Name) and not isinstance(value, gast.Subscript) and (
+            not isinstance(value, gast.Call)
+            or isinstance(value.func, (gast.Name, gast.Attribute))):
+        return node.use_bits
+    return index.bits(_diff_operands(value))
 
 
 def _diff_operands(expr):

@@ -58,6 +58,8 @@ class Namer:
 
 
 def _sanitize(base):
+    if base.isascii() and base.isidentifier():   # (the usual case: nothing to replace)
+        return base
     cleaned = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in base)
     if not cleaned or cleaned[0].isdigit():
         cleaned = "_" + cleaned
