@@ -56,13 +56,18 @@ def proven_arrays(body, params, call_target, nodes=None):
                 and id(node) not in simple_targets:
             others.add(node.id)
     arrays = set(values) - others
-    changed = True
-    while changed:
-        changed = False
-        for name in sorted(arrays):
-            if not all(_builds_array(v, arrays, call_target) for v in values[name]):
-                arrays.discard(name)
-                changed = True
+    readers = {}   # name -> the names some value of which reads it
+    for name in arrays:
+        for value in values[name]:
+            for read in syntax.loaded_names(value):
+                readers.setdefault(read, set()).add(name)
+    pending = sorted(arrays, reverse=True)   # (checked in name order, as before)
+    while pending:   # a name found not an array puts the names reading it back to check
+        name = pending.pop()
+        if name in arrays and not all(_builds_array(v, arrays, call_target)
+                                      for v in values[name]):
+            arrays.discard(name)
+            pending.extend(sorted(readers.get(name, set()) & arrays, reverse=True))
     return frozenset(arrays)
 
 
