@@ -35,9 +35,11 @@ class LoopAdjoints:
 
     def iteration_locals(self, stmt):
         """The loop body's top-level assignments whose target is set once per iteration,
-        before any use, and not read across iterations or after the loop. They are saved
-        once at the end of an iteration and restored when its adjoint starts, so they
-        need no placeholder value before the loop."""
+        before any use, not read across iterations or after the loop, and not bound
+        before the loop (the backward sweep after the reversed loop may read the value
+        it had then: ``np.dot(b, b)`` before ``for ...: b = 1``). They are saved once at
+        the end of an iteration and restored when its adjoint starts, so they need no
+        placeholder value before the loop."""
         if not hasattr(stmt, "_srcgrad_locals"):
             if self.mode.primal_live is None:
                 self.mode.primal_live = live_names(self.mode.cfg)
@@ -49,7 +51,8 @@ class LoopAdjoints:
                 s for s in stmt.body
                 if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
                 and stores[s.targets[0].id] == 1 and s.targets[0].id not in live
-                and s.targets[0].id != loop_target]
+                and s.targets[0].id != loop_target
+                and not self.defined_outside(stmt, s.targets[0].id)]
             self.mode.local_ids.update(id(s) for s in stmt._srcgrad_locals)
         return stmt._srcgrad_locals
 
@@ -90,7 +93,10 @@ class LoopAdjoints:
         return stmt._srcgrad_counter
 
     def target_defined_outside(self, stmt):
-        target = stmt.target.id
+        return self.defined_outside(stmt, stmt.target.id)
+
+    def defined_outside(self, stmt, target):
+        """May ``target`` be bound (or a parameter) elsewhere than in the loop ``stmt``?"""
         nodes = syntax.walk(stmt)
         inside = {n.id for n in nodes if isinstance(n, gast.Name)
                   and isinstance(n.ctx, gast.Store)}
