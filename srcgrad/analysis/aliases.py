@@ -45,6 +45,9 @@ FRESH_METHODS = frozenset({"copy", "astype", "sum", "mean", "prod", "dot", "toli
                            "std", "var", "cumsum", "cumprod", "conj", "round", "clip"})
 # Of the container builders, those whose result reads its argument later (not a copy).
 _LAZY = frozenset({"reversed", "iter"})
+# Runtime helpers of eager units that return their argument itself when it is not a
+# Variable or a constant Tensor (``normalize.variables``).
+_IDENTITY_HELPERS = frozenset({"_sg.read_variable", "_sg.read_constant"})
 _LOOPS = (gast.For, gast.While)
 _BLOCKS = (gast.If, gast.For, gast.While, gast.With, gast.Try)
 
@@ -286,6 +289,9 @@ def _bind_call(facts, target, call):
             _read_item(facts, target, func.value)
     elif dotted.startswith(("np.", "math.")) and name not in VIEW_FUNCTIONS:
         return   # NumPy allocates its results
+    elif dotted in _IDENTITY_HELPERS and len(args) == 1:
+        _bind(facts, target, args[0])   # the argument itself, unless it is a Variable
+        return
     elif dotted.startswith("_sg.") or name in ("len", "range", "float", "int", "bool",
                                                 "abs", "sum", "min", "max", "round"):
         return

@@ -246,3 +246,50 @@ def test_writing_into_a_global_reached_through_a_copied_list_is_refused():
     with pytest.raises(sg.TransformError, match="writing into `BUFFER`"):
         sg.grad(_writes_global_through_a_copied_list)(X.copy())
 
+
+# In an eager unit a load that may be a Variable is `_sg.read_variable(t)`, which is `t`
+# itself when it holds none: a write through either name changes the other.
+def rebound_from_a_tuple(w):
+    y = np.array(w)
+    g = y
+    w, g = (y, g)
+    y[:] *= w[0] + w[1]      # changes w
+    return np.sum(w)
+
+
+def item_of_a_list(x):
+    y = x * 2.0
+    a = [y, x]
+    z = a[0]
+    y[0] = x[1] ** 2         # changes z
+    return np.sum(z * x)
+
+
+def item_of_a_dict(x):
+    y = x * 2.0
+    d = {"a": y}
+    z = d["a"]
+    z[1] = x[2] ** 3         # changes y
+    return np.sum(y * x)
+
+
+def loop_item(x):
+    y = x * 2.0
+    s = 0.0
+    for r in [y]:
+        r[0] = x[1] * 3.0    # changes y
+        s = s + np.sum(r)
+    return s * np.sum(y)
+
+
+ITEM_ALIASES = [rebound_from_a_tuple, item_of_a_list, item_of_a_dict, loop_item]
+
+
+@pytest.mark.parametrize("f", ITEM_ALIASES, ids=lambda f: f.__name__)
+def test_writes_into_what_a_variable_read_returned_are_refused_on_the_tape(f):
+    line = _marked_line(f)
+    with pytest.raises(sg.TransformError, match=f"line {line}: writing into"):
+        with sg.GradientTape():
+            sg.differentiable(f)(sg.Variable(X.copy()))
+    with pytest.raises(sg.TransformError, match=f"line {line}: writing into"):
+        sg.grad(f)(X.copy())
