@@ -1,6 +1,7 @@
 """The differential fuzzer: random programs, each checked against finite differences.
 
     python -m benchmarks.fuzz --n 500 [--seed S] [--jobs J] [--out DIR] [--time-budget SECONDS]
+                              [--constructs all|base]
 
 Program ``k`` is ``generate(seed + k)``; its verdict is ``ok``, ``wrong`` (a derivative
 differs from central finite differences, with no error), ``crashed`` (an internal
@@ -21,6 +22,7 @@ import sys
 import time
 
 from benchmarks.fuzz import cases, oracle, runner
+from benchmarks.fuzz.generate import CONSTRUCTS
 from benchmarks.fuzz.parallel import checked
 from benchmarks.fuzz.shrink import shrink
 
@@ -40,6 +42,9 @@ def _arguments(argv):
                              "the generated gradient: the slowest check)")
     parser.add_argument("--time-budget", type=float, default=None,
                         help="stop generating after this many seconds")
+    parser.add_argument("--constructs", choices=CONSTRUCTS, default="all",
+                        help="'base': only the first generator's constructs (the programs "
+                             "seeds gave before the recorded cases' constructs were added)")
     parser.add_argument("--shrink", type=int, default=10,
                         help="failures to shrink and save (one per class first)")
     parser.add_argument("--shrink-budget", type=float, default=60.0,
@@ -59,7 +64,8 @@ def failure_class(verdict):
     return f"{verdict.outcome}/{verdict.mode}"
 
 
-def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1, jobs=1):
+def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1, jobs=1,
+         constructs="all"):
     """Check programs ``seed .. seed + n - 1``; return (counts, failures, refusals,
     by_mode). With ``time_budget``, programs still unchecked when it runs out are not
     counted."""
@@ -67,7 +73,7 @@ def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1,
         collections.Counter()
     failures = []    # (seed, program, outcome)
     started = time.monotonic()
-    results = checked(range(seed, seed + n), modes, hvp_every, jobs)
+    results = checked(range(seed, seed + n), modes, hvp_every, jobs, constructs)
     for k, program, outcome in results:
         verdict = outcome.verdict
         counts[verdict.outcome] += 1
@@ -141,7 +147,8 @@ def main(argv=None):
     counts, failures, refusals, by_mode = fuzz(options.n, options.seed, modes,
                                                options.time_budget, log=sys.stdout,
                                                hvp_every=options.hvp_every,
-                                               jobs=options.jobs)
+                                               jobs=options.jobs,
+                                               constructs=options.constructs)
     elapsed = time.monotonic() - started
     report(counts, refusals, by_mode, failures, elapsed)
     if options.out:

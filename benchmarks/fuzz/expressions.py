@@ -41,6 +41,19 @@ SHAPED = (
     (MATRIX, MATRIX, "{}.T.T"), (MATRIX, MATRIX, "np.array({})"),
     (MATRIX, MATRIX, "np.where({0} > 0.1, {0}, 0.5 * {0})"),
 )
+# Only with the constructs of the recorded cases (``Expressions(..., extended=True)``):
+# powers of positive bases, products of a short vector and a matrix, sums of a slice.
+EXTENDED_UNARY = (
+    "(1.2 + {} ** 2) ** 1.5", "(0.6 + {} ** 2) ** -0.5", "(2.0 + np.sin({})) ** 2.5",
+    "(0.8 + {} ** 2) ** 0.25", "np.tanh({}) ** 3",
+)
+EXTENDED_SHAPED = (
+    (VECTOR, MATRIX, "np.tanh({0})[1] @ np.eye(3) + {0}[0]"),
+    (VECTOR, SHORT, "{} @ np.array([[0.5, -0.2, 0.1], [0.3, 0.9, -0.4]])"),
+    (SCALAR, VECTOR, "np.sum({}[-2:])"), (SHORT, VECTOR, "{}[0:2] + 0.6"),
+    (MATRIX, MATRIX, "np.tanh({0} * 0.8 + np.sum({0}, axis=0))"),
+    (SCALAR, VECTOR, "np.mean(np.stack([{0}, {0}]))"),
+)
 CONSTANTS = {
     SCALAR: ("0.7", "1.3", "-0.4", "0.25"),
     SHORT: ("np.array([0.4, -0.7])",),
@@ -62,18 +75,30 @@ class Expressions:
     """Expressions over ``scope`` (name -> shape); ``helpers`` are (name, parameter shapes,
     result shape) of functions the program defines."""
 
-    def __init__(self, rng, scope, helpers=(), loop_vars=()):
+    def __init__(self, rng, scope, helpers=(), loop_vars=(), extended=False, constants=None,
+                 keyword_helpers=()):
         self.rng, self.scope, self.helpers = rng, scope, list(helpers)
         self.loop_vars = list(loop_vars)
+        self.extended = extended                 # the recorded cases' constructs too
+        self.constants = dict(constants or {})   # module-level names -> shape
+        self.keyword_helpers = set(keyword_helpers)   # helpers with ``scale=0.5``
+        self.unary = UNARY + EXTENDED_UNARY if extended else UNARY
+        self.shaped = SHAPED + EXTENDED_SHAPED if extended else SHAPED
 
     def names(self, shape):
         return [n for n, s in self.scope.items() if s == shape]
 
     def leaf(self, shape):
+        if self.extended and self.rng.random() < 0.1:
+            constants = [n for n, s in self.constants.items() if s == shape]
+            if constants:   # an array constant in an operation (never bound to a name
+                # and written into: that would change the module's constant)
+                name = self.rng.choice(constants)
+                return name if shape == SCALAR else f"1.0 * {name}"
         names = self.names(shape)
         if names and self.rng.random() < 0.85:
             return self.rng.choice(names)
-        convert = [t for t in SHAPED if t[0] == shape and self.names(t[1])]
+        convert = [t for t in self.shaped if t[0] == shape and self.names(t[1])]
         if convert and self.rng.random() < 0.7:
             _, source, template = self.rng.choice(convert)
             return self.fill(template, self.rng.choice(self.names(source)))
@@ -84,6 +109,9 @@ class Expressions:
     def index(self, size):
         if self.loop_vars and self.rng.random() < 0.4:
             var = self.rng.choice(self.loop_vars)
+            if self.extended and self.rng.random() < 0.5:   # zs[2 - i % 3], A[(it + 1) % 2]
+                return self.rng.choice((f"{size - 1} - {var} % {size}",
+                                        f"({var} + 1) % {size}", f"({var} - 1) % {size}"))
             return f"{var} % {size}"
         return str(self.rng.randrange(size))
 
@@ -98,7 +126,7 @@ class Expressions:
         kind = rng.choices(("unary", "binary", "shaped", "ternary", "helper"),
                            weights=(4, 6, 3, 1, 1.5 if self.helpers else 0))[0]
         if kind == "unary":
-            return rng.choice(UNARY).format(paren(self.expr(shape, depth - 1)))
+            return rng.choice(self.unary).format(paren(self.expr(shape, depth - 1)))
         if kind == "binary":
             return self.binary(shape, depth)
         if kind == "ternary":
@@ -108,7 +136,7 @@ class Expressions:
             found = self.helper_call(shape, depth)
             if found:
                 return found
-        options = [t for t in SHAPED if t[0] == shape]
+        options = [t for t in self.shaped if t[0] == shape]
         _, source, template = rng.choice(options)
         return self.fill(template, self.expr(source, depth - 1))
 
@@ -132,11 +160,17 @@ class Expressions:
             return None
         name, params, _ = self.rng.choice(fitting)
         args = ", ".join(self.expr(p, depth - 1) for p in params)
+        if name in self.keyword_helpers and self.rng.random() < 0.4:
+            args += f", scale={self.expr(SCALAR, depth - 1)}"
         return f"{name}({args})"
 
     def condition(self, depth=1):
         rng = self.rng
-        test = f"{self.expr(SCALAR, depth)} {rng.choice(('<', '<=', '>', '>='))} {number(rng)}"
+        left, op = self.expr(SCALAR, depth), rng.choice(('<', '<=', '>', '>='))
+        if self.extended and rng.random() < 0.3:   # p1[-1] >= z1: two values compared
+            test = f"{left} {op} {self.expr(SCALAR, depth)}"
+        else:
+            test = f"{left} {op} {number(rng)}"
         if self.loop_vars and rng.random() < 0.3:
             var = rng.choice(self.loop_vars)
             extra = f"{var} {rng.choice(('==', '<', '>=', '!='))} {rng.randrange(3)}"

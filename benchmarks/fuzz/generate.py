@@ -11,6 +11,10 @@ program always runs; ``Program.features`` lists the constructs used (for the rep
     program = generate(7)
     print(program.source)        # def f(x, A, s): ...
     program.arg_specs            # [("x", (3,)), ("A", (2, 3)), ("s", ())]
+
+``constructs="all"`` (the default) adds the kinds of statement the recorded cases use
+(``recorded_constructs``); ``constructs="base"`` draws exactly the programs of the first
+generator, so a seed reported before it still gives the same program.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ import dataclasses
 import random
 
 from benchmarks.fuzz.expressions import MATRIX, SCALAR, SHAPES, SHORT, VECTOR, Expressions
+from benchmarks.fuzz.recorded_constructs import RecordedConstructs
 
+CONSTRUCTS = ("all", "base")
 PARAMS = ("x", "v", "A", "s", "t", "w", "M", "b")
 LOCALS = ("h", "z", "acc", "buf", "k", "mid", "out", "q", "r", "g", "u", "y", "e", "p")
 INDEXES = {  # shape -> (index text, shape of the indexed part)
@@ -43,18 +49,24 @@ def _returns_pair(helper):
     return helper[2][:1] == ("tuple",)
 
 
-def generate(seed, max_statements=14):
-    return _Generator(random.Random(seed), max_statements).program(seed)
+def generate(seed, max_statements=14, constructs="all"):
+    if constructs not in CONSTRUCTS:
+        raise ValueError(f"constructs: one of {CONSTRUCTS}, not {constructs!r}")
+    return _Generator(random.Random(seed), max_statements, constructs == "all").program(seed)
 
 
-class _Generator:
-    def __init__(self, rng, max_statements):
-        self.rng, self.budget = rng, max_statements
+class _Generator(RecordedConstructs):
+    def __init__(self, rng, max_statements, extended):
+        self.rng, self.budget, self.extended = rng, max_statements, extended
         self.helpers, self.features, self.counter = [], set(), 0
         self.in_helper, self.used = False, set()
+        self.constants, self.keyword_helpers, self.no_continue = {}, set(), set()
 
     def program(self, seed):
         rng = self.rng
+        header = []
+        if self.extended:
+            header, self.constants = self.module_constants()
         chunks = [self.helper(k) for k in range(rng.choice((0, 0, 1, 1, 2)))]
         count = rng.randint(1, 4)
         params = rng.sample(PARAMS, count)
@@ -64,7 +76,8 @@ class _Generator:
         lines.append(f"    return {self.result(scope)}")
         signature = ", ".join(p for p, _ in specs)
         chunks.append(f"def f({signature}):\n" + "\n".join(lines) + "\n")
-        source = "import numpy as np\n\n\n" + "\n\n".join(chunks)
+        source = "import numpy as np\n\n" + "".join(line + "\n" for line in header) \
+            + "\n" + "\n\n".join(chunks)
         return Program(seed, source, "f", specs, self.features)
 
     # -- helpers ---------------------------------------------------------------------
@@ -74,12 +87,16 @@ class _Generator:
         shapes = [rng.choice((SCALAR, VECTOR, MATRIX)) for _ in range(rng.randint(1, 3))]
         params = [f"p{j}" for j in range(len(shapes))]
         scope = dict(zip(params, shapes))
+        default = None
+        if self.extended:   # the default parameter is read in the body, and passed
+            default = ", scale=0.5" if rng.random() < 0.3 else ""
+            scope.update({"scale": SCALAR} if default else {})
         saved, self.budget = self.budget, rng.randint(0, 4)
         self.in_helper = True
         lines = self.block(scope, 1, loops=[])
         self.budget, self.in_helper = saved, False
         result = rng.choice((SCALAR, VECTOR, MATRIX))
-        exprs = Expressions(rng, scope, self.helpers)
+        exprs = self.exprs(scope, [], self.helpers)
         if rng.random() < 0.3:
             second = rng.choice((SCALAR, VECTOR))
             lines.append(f"    return {exprs.expr(result)}, {exprs.expr(second)}")
@@ -88,7 +105,10 @@ class _Generator:
         else:
             lines.append(f"    return {exprs.expr(result)}")
             shape = result
-        default = ", scale=0.5" if rng.random() < 0.3 else ""
+        if default is None:
+            default = ", scale=0.5" if rng.random() < 0.3 else ""
+        if default:
+            self.keyword_helpers.add(name)
         self.helpers.append((name, shapes, shape))
         self.features.add("helper")
         return f"def {name}({', '.join(params)}{default}):\n" + "\n".join(lines) + "\n"
@@ -121,14 +141,20 @@ class _Generator:
                  "helper_tuple": 1 if any(_returns_pair(h) for h in self.helpers) else 0,
                  "exit": 2 if loops else 0,
                  "return": 0.5 if depth > 0 and not loops and not self.in_helper else 0}
+        if self.extended:   # (after the others: "base" draws the first generator's kinds)
+            kinds.update({"while_true": 1 if depth < 2 else 0, "slots": 2, "pair": 1})
         kind = self.rng.choices(list(kinds), weights=list(kinds.values()))[0]
         self.features.add(kind)
         pad = "    " * indent
         lines = getattr(self, "stmt_" + kind)(scope, indent, loops, depth)
         return [pad + line if not line.startswith("\t") else line[1:] for line in lines]
 
-    def exprs(self, scope, loops):
-        return Expressions(self.rng, scope, self.plain_helpers(), loops)
+    def exprs(self, scope, loops, helpers=None):
+        helpers = self.plain_helpers() if helpers is None else helpers
+        if not self.extended:
+            return Expressions(self.rng, scope, helpers, loops)
+        return Expressions(self.rng, scope, helpers, loops, extended=True,
+                           constants=self.constants, keyword_helpers=self.keyword_helpers)
 
     def nested(self, scope, indent, loops, depth):
         """A nested block; names it binds are not visible after it (they may be unset)."""
@@ -197,6 +223,8 @@ class _Generator:
         rng = self.rng
         var = ("i", "j", "n")[len(loops)]
         bound = rng.choice(("2", "3", "4", "len({})"))
+        if self.extended and rng.random() < 0.3:
+            bound = self.range_bound(scope)
         if "len" in bound:
             arrays = [n for n, s in scope.items() if s != SCALAR]
             bound = bound.format(arrays[0]) if arrays else "3"
@@ -212,7 +240,10 @@ class _Generator:
 
     def stmt_exit(self, scope, indent, loops, depth):
         test = self.exprs(scope, loops).condition()
-        return [f"if {test}:", f"\t{'    ' * (indent + 1)}{self.rng.choice(('break', 'continue'))}"]
+        jump = self.rng.choice(('break', 'continue'))
+        if loops[-1] in self.no_continue:   # it would skip the loop's count
+            jump = "break"
+        return [f"if {test}:", f"\t{'    ' * (indent + 1)}{jump}"]
 
     def stmt_return(self, scope, indent, loops, depth):
         return [f"if {self.exprs(scope, loops).condition()}:",

@@ -20,9 +20,10 @@ from benchmarks.fuzz.generate import generate
 TASKS_PER_WORKER = 150
 
 
-def check_one(seed, modes, hvp_every):
-    """``(seed, program, outcome)`` for program ``seed`` (hvp on every ``hvp_every``-th)."""
-    program = generate(seed)
+def check_one(seed, modes, hvp_every, constructs="all"):
+    """``(seed, program, outcome)`` for program ``seed`` (hvp on every ``hvp_every``-th;
+    ``constructs``: see ``generate``)."""
+    program = generate(seed, constructs=constructs)
     mine = tuple(m for m in modes if m != "hvp" or seed % hvp_every == 0)
     outcome = runner.run(program.source, program.func, program.arg_specs, seed, mine)
     return seed, program, outcome
@@ -37,20 +38,20 @@ def _check(task):
     return check_one(*task)
 
 
-def checked(seeds, modes, hvp_every, jobs=1):
+def checked(seeds, modes, hvp_every, jobs=1, constructs="all"):
     """Yield ``(seed, program, outcome)`` for every seed (in completion order when
     ``jobs`` > 1). Closing the generator stops the workers."""
     if jobs <= 1:
         with runner.disk_cache_off():
             for seed in seeds:
-                yield check_one(seed, modes, hvp_every)
+                yield check_one(seed, modes, hvp_every, constructs)
         return
     base = tempfile.mkdtemp(prefix="srcgrad-fuzz-")
     context = multiprocessing.get_context("fork")
     pool = context.Pool(jobs, initializer=_start_worker, initargs=(base,),
                         maxtasksperchild=TASKS_PER_WORKER)
     try:
-        tasks = ((seed, modes, hvp_every) for seed in seeds)
+        tasks = ((seed, modes, hvp_every, constructs) for seed in seeds)
         yield from pool.imap_unordered(_check, tasks, chunksize=1)
     finally:
         pool.terminate()
