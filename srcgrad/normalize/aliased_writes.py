@@ -71,15 +71,18 @@ def follow_aliased_writes(body, params, parsed, namer):
         affected = facts.affected_by(name)
         if kind != "inplace":   # the generated code rebinds for `x += v`, never writes
             private.update(p for p in params if p in affected)
-        for other in sorted(affected):
-            if other not in local and kind != "inplace":
-                raise parsed.error(
-                    f"writing into `{other}`, which this function does not own (a global or "
-                    "closure variable, or storage it refers to), is not supported: pass it "
-                    "in and return the new value", stmt)
+        if name not in local and kind != "inplace":
+            raise parsed.error(
+                f"writing into `{name}`, which this function does not own (a global or "
+                "closure variable, or storage it refers to), is not supported: pass it "
+                "in and return the new value", stmt)
         node = cfg.node(stmt)
         produced = set(syntax.names_in(stmt, gast.Store)) - {name}   # x = lst.pop()
         for other in sorted(affected - {name} - produced):
+            if other not in local:   # a global's storage: never rebound here, refused
+                before.setdefault(id(stmt), []).append(   # when it is really shared
+                    _guard(name, other, kind, stmt, owned=False))
+                continue
             if not live.has(node, other):
                 continue   # not read again before it is rebound
             if facts.same_object(stmt, name, other):
@@ -136,12 +139,14 @@ def _follows_view(stmt, written, other, facts, namer, before, after):
     return True
 
 
-def _guard(written, other, kind, stmt):
+def _guard(written, other, kind, stmt, owned=True):
     call = syntax.quote_expr("_sg.check_unshared(w, o)", w=written, o=other)
     call.args += [syntax.const(written), syntax.const(other)]
     call.keywords = [gast.keyword(arg="line", value=syntax.const(stmt.lineno))]
     if kind == "inplace":
         call.keywords.append(gast.keyword(arg="inplace", value=syntax.const(True)))
+    if not owned:
+        call.keywords.append(gast.keyword(arg="owned", value=syntax.const(False)))
     return gast.Expr(value=call)
 
 

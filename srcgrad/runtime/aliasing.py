@@ -24,13 +24,20 @@ def is_view_of(view, base):
         and bool(np.may_share_memory(view, base))
 
 
-def check_unshared(written, other, name="", other_name="", line=None, inplace=False):
+def check_unshared(written, other, name="", other_name="", line=None, inplace=False,
+                   owned=True):
     """Refuse (``TransformError``) a write through ``written`` that would also change
-    ``other`` (a view of it, the same object, or a container holding it)."""
+    ``other`` (a view of it, the same object, or a container holding it; not ``owned``:
+    a global or closure variable)."""
     if inplace and not updates_in_place(written):
         return
     if shares(written, other):
         where = f"line {line}: " if line is not None else ""
+        if not owned:
+            raise TransformError(
+                f"{where}writing into `{name}` also changes `{other_name}`, which this "
+                "function does not own (a global or closure variable, or storage it refers "
+                "to): pass it in and return the new value, or copy it first (`.copy()`)")
         raise TransformError(
             f"{where}writing into `{name}` also changes `{other_name}` (one is a view of, "
             "the same object as, or an item of the other), which is read afterwards; "
