@@ -126,6 +126,12 @@ def _follows_view(stmt, written, other, facts, namer, before, after):
             return False   # write back only after `v op= x` or `v[i] = x` through a view
     flag = namer.temp("is_view")
     test = syntax.quote_expr("_sg.is_view_of(v, b)", v=view, b=base)
+    if view == written and isinstance(expr, gast.Subscript):   # an item of a list or dict,
+        # written back into its slot (refused where it is held elsewhere too)
+        test.keywords = [gast.keyword(arg=k, value=syntax.const(v) if k != "item" else v)
+                         for k, v in (("item", syntax.index_value(syntax.clone(expr.slice))),
+                                      ("name", view), ("base_name", base),
+                                      ("line", stmt.lineno))]
     if view == other:   # re-derive the view of the written array
         update = [syntax.assign(view, syntax.clone(expr))]
     else:   # write the view's new value back into its base, and view the base again

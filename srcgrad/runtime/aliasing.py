@@ -17,11 +17,48 @@ def updates_in_place(value):
     return isinstance(value, (np.ndarray, list))
 
 
-def is_view_of(view, base):
+_NO_ITEM = object()
+
+
+def is_view_of(view, base, item=_NO_ITEM, name="", base_name="", line=None):
     """Is the array ``view`` (bound as ``base[...]``, ``base.T``...) a view of ``base``
-    rather than a copy or a number?"""
-    return type(view) is np.ndarray and isinstance(base, np.ndarray) \
-        and bool(np.may_share_memory(view, base))
+    rather than a copy or a number? Given ``item`` (``view`` was bound as ``base[item]``
+    and is written through, to be written back as ``base[item] = view``): also when
+    ``base`` is a list or dict whose slot ``item`` holds ``view`` itself; refused when
+    ``view`` shares storage with ``base`` otherwise (another slot too, a tuple's item),
+    which a write back into one slot would not follow."""
+    if isinstance(base, np.ndarray):
+        return type(view) is np.ndarray and bool(np.may_share_memory(view, base))
+    if item is _NO_ITEM:
+        return False
+    if isinstance(base, (list, dict)) and isinstance(view, (np.ndarray, list, dict)):
+        key = _slot_key(base, item)
+        if key is not None and base[key] is view:
+            others = base.values() if isinstance(base, dict) else base
+            if not any(shares(view, other) for k, other in zip(_keys(base), others)
+                       if k != key):
+                return True
+    if not shares(view, base):
+        return False
+    where = f"line {line}: " if line is not None else ""
+    raise TransformError(
+        f"{where}writing into `{name}` also changes `{base_name}`, which holds it in more "
+        "than one place or cannot be written into (a tuple); srcgrad cannot follow such a "
+        "write: copy the item first (`.copy()`, `list(...)`)")
+
+
+def _slot_key(base, item):
+    """The slot ``base[item]`` reads (a list index made non-negative), or None."""
+    try:
+        if isinstance(base, list):
+            return range(len(base))[item] if isinstance(item, (int, np.integer)) else None
+        return item if item in base else None
+    except (IndexError, TypeError):
+        return None
+
+
+def _keys(base):
+    return base.keys() if isinstance(base, dict) else range(len(base))
 
 
 def check_unshared(written, other, name="", other_name="", line=None, inplace=False,

@@ -9,7 +9,7 @@ import pytest
 
 import srcgrad as sg
 from tests.conftest import numeric_grad
-from tests.soundness.oracle_modes import X, check_modes
+from tests.soundness.oracle_modes import TANGENT, X, check_modes, finite_differences
 
 
 def write_through_array_alias(x):
@@ -293,3 +293,81 @@ def test_writes_into_what_a_variable_read_returned_are_refused_on_the_tape(f):
             sg.differentiable(f)(sg.Variable(X.copy()))
     with pytest.raises(sg.TransformError, match=f"line {line}: writing into"):
         sg.grad(f)(X.copy())
+
+
+# A name bound to an item of a list or dict (`second = parts[1]`) is that very object:
+# a write through it is written back into its slot, and refused where the object is held
+# in more than one place or cannot be written back (a tuple's item).
+def list_item_written_through_a_name(x):
+    parts = [x * 3.0, x * 2.0]
+    second = parts[1]
+    second[0] = x[2] ** 2
+    return np.sum(parts[0] * parts[1])
+
+
+def list_item_updated_in_place(x):
+    parts = [x * 3.0, np.sin(x)]
+    last = parts[-1]
+    last *= x[0]
+    return np.sum(parts[0] * parts[1]) + np.sum(last)
+
+
+def dict_item_written_through_a_name(x):
+    d = {"a": x * 2.0, "b": x[1]}
+    a = d["a"]
+    a[1] = d["b"] * x[0]
+    return np.sum(d["a"] ** 2)
+
+
+def list_item_replaced_before_the_write(x):
+    parts = [x * 3.0, x * 2.0]
+    second = parts[1]
+    parts[1] = np.cos(x)     # second is no longer the item
+    second[0] = x[2] ** 2
+    return np.sum(parts[1] * second)
+
+
+ITEMS_WRITTEN = [list_item_written_through_a_name, list_item_updated_in_place,
+                 dict_item_written_through_a_name, list_item_replaced_before_the_write]
+
+
+@pytest.mark.parametrize("f", ITEMS_WRITTEN, ids=lambda f: f.__name__)
+def test_a_write_through_a_name_bound_to_an_item_is_written_back(f):
+    expected = finite_differences(f)
+    assert np.any(expected != 0.0)
+    np.testing.assert_allclose(sg.grad(f)(X.copy()), expected, rtol=1e-5, atol=1e-6)
+    _, backward = sg.vjp(f)(X.copy())
+    np.testing.assert_allclose(backward(1.0), expected, rtol=1e-5, atol=1e-6)
+    _, tangent = sg.jvp(f)(X.copy(), TANGENT.copy())
+    np.testing.assert_allclose(tangent, expected @ TANGENT, rtol=1e-5, atol=1e-6)
+    try:   # on the tape: exact, or refused (the item is read through read_variable there)
+        variable = sg.Variable(X.copy())
+        with sg.GradientTape() as tape:
+            result = sg.differentiable(f)(variable)
+        np.testing.assert_allclose(tape.gradient(result, variable), expected, rtol=1e-5,
+                                   atol=1e-6)
+    except sg.TransformError as error:
+        assert "writing into" in str(error)
+
+
+def item_held_twice(x):
+    a = x * 2.0
+    parts = [a, a]
+    second = parts[1]
+    second[0] = x[2] ** 2    # changes parts
+    return np.sum(parts[0] * x)
+
+
+def item_of_a_tuple(x):
+    t = (x * 2.0, x[0])
+    z = t[0]
+    z[1] = x[2] ** 3         # changes t
+    return np.sum(t[0] * x)
+
+
+@pytest.mark.parametrize("f", [item_held_twice, item_of_a_tuple], ids=lambda f: f.__name__)
+def test_an_item_held_twice_or_in_a_tuple_is_refused_when_written(f):
+    line = _marked_line(f)
+    for run in (lambda: sg.grad(f)(X.copy()), lambda: sg.jvp(f)(X.copy(), np.ones(3))):
+        with pytest.raises(sg.TransformError, match=f"line {line}: writing into"):
+            run()
