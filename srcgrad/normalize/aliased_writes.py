@@ -71,8 +71,8 @@ def follow_aliased_writes(body, params, parsed, namer):
         affected = facts.affected_by(name)
         if kind != "inplace":   # the generated code rebinds for `x += v`, never writes
             private.update(p for p in params if p in affected)
-        if name not in local and kind != "inplace":
-            raise parsed.error(
+        if name not in local and name in affected and kind != "inplace":
+            raise parsed.error(   # (a global holding none of the function's values is not)
                 f"writing into `{name}`, which this function does not own (a global or "
                 "closure variable, or storage it refers to), is not supported: pass it "
                 "in and return the new value", stmt)
