@@ -12,7 +12,9 @@ Three facts, each sound for the whole function:
   allocate give fresh storage. A write through ``w`` may change every name whose class
   is ``w``'s or (transitively) holds ``w``'s.
 - ``copies_at[stmt]``: names surely bound to the same object just before ``stmt``
-  (available copies, a must-analysis: ``z = y`` until either is rebound; joins intersect).
+  (available copies, a must-analysis: ``z = y`` until either is rebound; joins intersect;
+  after a ``for`` loop over a literal ``range`` that surely runs, what held at the end of
+  its body).
 - ``writes``: ``(stmt, name, kind)`` for ``w[i] = v`` ("item"), a mutating method such as
   ``w.append(v)`` ("method"), and ``w += v`` ("inplace": in place for arrays and lists).
 
@@ -110,6 +112,17 @@ class AliasFacts:
 
     def same_object(self, stmt, a, b):
         return frozenset((a, b)) in self.copies_at.get(id(stmt), frozenset())
+
+    def view_through_copies(self, stmt, view, base):
+        """``(name, expr)``: ``view`` surely bound as ``expr``, a view of ``name``, which is
+        ``base`` or surely the same object as ``base`` just before ``stmt``; else None."""
+        names = [base] + sorted(n for pair in self.copies_at.get(id(stmt), ())
+                                if base in pair for n in pair if n != base)
+        for name in names:
+            expr = self.view_of(stmt, view, name)
+            if expr is not None:
+                return name, expr
+        return None
 
     def view_of(self, stmt, view, base):
         """The expression ``view`` was surely bound to as a view of ``base`` (``base[i:j]``,
@@ -317,13 +330,35 @@ def _available_copies(body, state, facts):
                 & _available_copies(stmt.orelse, state, facts)
         elif isinstance(stmt, _BLOCKS):
             inner = _kill(state, _rebound(stmt))
-            for field in ("body", "orelse", "finalbody"):
-                if isinstance(getattr(stmt, field, None), list):
-                    _available_copies(getattr(stmt, field), inner, facts)
-            state = inner
+            ends = [_available_copies(getattr(stmt, field), inner, facts)
+                    for field in ("body", "orelse", "finalbody")
+                    if isinstance(getattr(stmt, field, None), list)]
+            state = ends[0] if _surely_iterates(stmt) else inner
         else:
             state = _transfer(stmt, state)
     return state
+
+
+def _surely_iterates(stmt):
+    """Is ``stmt`` a ``for`` loop over ``range`` of integer literals that runs at least
+    once (and has no ``else``)? What holds at the end of its body (at the end of every
+    iteration: a ``break`` is the body's last statement in normal form) holds after it."""
+    if not (isinstance(stmt, gast.For) and not stmt.orelse and isinstance(stmt.iter, gast.Call)
+            and isinstance(stmt.iter.func, gast.Name) and stmt.iter.func.id == "range"
+            and not stmt.iter.keywords and 1 <= len(stmt.iter.args) <= 3):
+        return False
+    bounds = [_int_literal(arg) for arg in stmt.iter.args]
+    if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
+        return False
+    return len(range(*bounds)) > 0
+
+
+def _int_literal(node):
+    if isinstance(node, gast.Constant) and type(node.value) is int:
+        return node.value
+    if syntax.is_negative_literal(node) and type(node.operand.value) is int:
+        return -node.operand.value
+    return None
 
 
 def _transfer(stmt, state):
@@ -350,9 +385,10 @@ def _available_views(body, state, facts):
             state = _available_views(stmt.body, state, facts) \
                 & _available_views(stmt.orelse, state, facts)
         elif isinstance(stmt, _BLOCKS):
-            for field in ("body", "orelse", "finalbody"):
-                if isinstance(getattr(stmt, field, None), list):
-                    _available_views(getattr(stmt, field), state, facts)
+            ends = [_available_views(getattr(stmt, field), state, facts)
+                    for field in ("body", "orelse", "finalbody")
+                    if isinstance(getattr(stmt, field, None), list)]
+            state = ends[0] if _surely_iterates(stmt) else state
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             view = _view_expression(stmt.value)
             if view is not None and stmt.targets[0].id not in view[2]:

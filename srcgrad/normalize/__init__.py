@@ -5,7 +5,8 @@ Passes run in order (each in its own module, one rewrite each): ``nested_derivat
 elementwise NumPy functions become arrays) -> ``local_functions`` (collects nested
 ``def``s) -> ``exceptions`` (``except`` handlers' code after the ``try``) -> ``desugar``
 -> ``control_flow`` -> ``variables`` (eager units) -> ``anf`` (with ``expansions`` and
-``inline``) -> ``frozen_distributions`` -> ``tuples`` -> ``branch_tests`` -> ``rename``.
+``inline``) -> ``frozen_distributions`` -> ``tuples`` -> ``aliased_writes`` ->
+``branch_tests`` -> ``rename``.
 The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls,
 ``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``,
 ``try`` with handlers that only assign names (``exceptions``), a trailing
@@ -53,8 +54,8 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     inliner = Inliner(parsed, namer, eager) if inline else None
     node.body = anf.to_anf(node.body, namer, local_functions, parsed, inliner)
     node.body = call_frozen_methods(node.body, parsed, namer)
+    node.body = tuples.forward_tuple_items(node.body)   # (first: `w = t[0]` is `w = y`)
     node.body = follow_aliased_writes(node.body, syntax.param_names(node.args), parsed, namer)
-    node.body = tuples.forward_tuple_items(node.body)
     node.body = freeze_branch_tests(node.body, namer)
     node.body = rename.rename_reassignments(node.body, syntax.param_names(node.args), namer)
     return node

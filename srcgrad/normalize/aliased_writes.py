@@ -118,7 +118,8 @@ def _follows_view(stmt, written, other, facts, namer, before, after):
     subscript view of ``other`` (``w[1:] = v`` after the write through ``v``), each
     when the view really is one at run time (``w[0]`` of a vector is a number)."""
     view, base = other, written
-    expr = facts.view_of(stmt, view, base)
+    found = facts.view_through_copies(stmt, view, base)   # (v = k[1]; y = k; y[0] = ...)
+    expr = found[1] if found is not None else None
     if expr is None:
         view, base = written, other
         expr = facts.view_of(stmt, view, base)
