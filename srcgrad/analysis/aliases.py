@@ -390,10 +390,23 @@ def _available_views(body, state, facts):
                     if isinstance(getattr(stmt, field, None), list)]
             state = ends[0] if _surely_iterates(stmt) else state
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
-            view = _view_expression(stmt.value)
-            if view is not None and stmt.targets[0].id not in view[2]:
-                state = state | {(stmt.targets[0].id, (view[0], stmt.value, view[2]))}
+            target, view = stmt.targets[0].id, _view_expression(stmt.value)
+            if view is not None and target not in view[2]:
+                state = state | {(target, (view[0], stmt.value, view[2]))}
+            elif _identity_argument(stmt.value) is not None:   # q = _sg.read_variable(t):
+                source = _identity_argument(stmt.value)   # t itself when t is an array
+                state = state | {(target, fact[1]) for fact in state if fact[0] == source}
     return state
+
+
+def _identity_argument(value):
+    """``t`` for ``_sg.read_variable(t)`` (a name): ``t`` itself unless ``t`` holds a
+    Variable or a constant, never an array (what a view is)."""
+    if isinstance(value, gast.Call) and syntax.dotted_name(value.func) in _IDENTITY_HELPERS \
+            and len(value.args) == 1 and not value.keywords \
+            and isinstance(value.args[0], gast.Name):
+        return value.args[0].id
+    return None
 
 
 _VIEW_METHODS = frozenset({"reshape", "transpose", "ravel", "swapaxes", "squeeze"})

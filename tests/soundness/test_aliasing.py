@@ -162,8 +162,18 @@ def view_of_an_array_written_through_its_alias(x):
     return np.sum(z * z) + np.sum(np.tanh(k))
 
 
-EXACT = [view_of_an_array_written_through_its_alias, alias_bound_in_a_loop_that_surely_runs,
-         view_bound_in_a_loop_that_surely_runs, write_through_array_alias,
+def view_of_a_local_bound_twice(x):
+    k = np.copy(x)
+    q = k[1:]                # on the tape: q = _sg.read_variable(k[1:]), still a view
+    q *= x[0]                # written back into k
+    s = np.sum(k * x)
+    k = x
+    return s + np.sum(k)
+
+
+EXACT = [view_of_a_local_bound_twice, view_of_an_array_written_through_its_alias,
+         alias_bound_in_a_loop_that_surely_runs, view_bound_in_a_loop_that_surely_runs,
+         write_through_array_alias,
          out_argument, out_argument_value,
          append_through_list_alias, write_through_dict_alias,
          augmented_assignment_through_alias, alias_in_a_loop, inlined_helper_appends,
