@@ -282,8 +282,9 @@ def _writes_global_through_a_copied_list(x):
 
 
 def test_writing_into_a_global_reached_through_a_copied_list_is_refused():
-    with pytest.raises(sg.TransformError, match="writing into `BUFFER`"):
-        sg.grad(_writes_global_through_a_copied_list)(X.copy())
+    with pytest.raises(sg.TransformError, match="writing into `row` also changes `BUFFER`, "
+                                                "which this function does not own"):
+        sg.grad(_writes_global_through_a_copied_list)(X.copy())   # (at run time)
 
 
 # In an eager unit a load that may be a Variable is `_sg.read_variable(t)`, which is `t`
