@@ -248,7 +248,8 @@ class ReverseMode:
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop_adjoints.forward_loop(stmt)
         if isinstance(stmt, gast.With):
-            return [gast.With(items=stmt.items, body=self.forward_block(stmt.body) or [gast.Pass()],
+            return [gast.With(items=[unsuppressed_item(item, stmt) for item in stmt.items],
+                              body=self.forward_block(stmt.body) or [gast.Pass()],
                               type_comment=None)]
         if isinstance(stmt, gast.Try) and stmt.handlers:
             return self.exception_adjoints.forward_try(stmt)
@@ -471,6 +472,13 @@ class ReverseMode:
 # Runtime functions of generated code that take items of their first argument (a list
 # cotangent, in the code a second derivative differentiates).
 _ITEM_FUNCTIONS = {"_sg.get_item", "_sg.add_at", "_sg.clear_item", "_sg.item_adjoint"}
+
+
+def unsuppressed_item(item, stmt):
+    """``with cm as v`` -> ``with _sg.unsuppressed(cm, line) as v`` (see that guard)."""
+    call = syntax.quote_expr("_sg.unsuppressed(m)", m=item.context_expr)
+    call.args.append(syntax.const(stmt.lineno))
+    return gast.withitem(context_expr=call, optional_vars=item.optional_vars)
 
 
 def _container_names(nodes):

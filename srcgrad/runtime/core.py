@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from srcgrad.errors import TransformError
+
 _FLOAT = float
 _NDARRAY = np.ndarray
 # NumPy's own function (its row in the rule table applies): what normalize.sequence_operands
@@ -426,6 +428,8 @@ def restructure(dx, x):
             items.append(restructure(grad, value))
         return type(x)(*items)
     if isinstance(x, (list, tuple)):
+        if len(dx) != len(x):
+            raise changed_in_place_error(x, len(dx))
         items = [restructure(d, v) for d, v in zip(dx, x)]
         if hasattr(x, "_fields"):
             return type(x)(*items)
@@ -437,6 +441,16 @@ def restructure(dx, x):
             object.__setattr__(result, name, grad)
         return result
     return dx
+
+
+def changed_in_place_error(x, count):
+    """The error for a list an adjoint reads as it ends, when it held ``count`` items as
+    the operation read it (``np.stack(seen)`` and then ``seen.append(v)``)."""
+    return TransformError(
+        f"a {type(x).__name__} read by an operation being differentiated held {count} items "
+        f"then and holds {len(x)} now: it was changed in place (append, pop, insert...) "
+        "after that read, and the backward sweep sees it as it ends. Build a new one "
+        "instead of changing it (`seen = seen + [v]`)")
 
 
 def zeros_like_structure(x):

@@ -20,7 +20,7 @@ import numpy as np
 from srcgrad.errors import TransformError
 
 __all__ = ["check_array_types", "escape_count", "escaped", "readonly", "refuse_if_escaped",
-           "refuse_read_back", "set_attribute"]
+           "refuse_read_back", "set_attribute", "unsuppressed"]
 
 _NDARRAY = np.ndarray
 _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow__",
@@ -106,3 +106,33 @@ def refuse_if_escaped(before, message):
     an error if it did (``escape_count()`` moved from ``before``)."""
     if escape_count() != before:
         raise TransformError(message)
+
+
+class unsuppressed:
+    """A ``with`` item as the forward sweep of reverse mode runs it: the body's adjoint is
+    the adjoint of every statement in it, which is right only when the body completes or
+    its exception propagates. A context manager that swallows the exception
+    (``contextlib.suppress``) would leave statements without their saved values, so that
+    is an error naming the line::
+
+        with np.errstate(all="ignore"):          with _sg.unsuppressed(np.errstate(all="ignore"), 7):
+            y = np.log(x)                  ->        y = np.log(x)
+    """
+
+    __slots__ = ("manager", "line")
+
+    def __init__(self, manager, line):
+        self.manager = manager
+        self.line = line
+
+    def __enter__(self):
+        return type(self.manager).__enter__(self.manager)
+
+    def __exit__(self, kind, error, trace):
+        if not type(self.manager).__exit__(self.manager, kind, error, trace):
+            return False
+        raise TransformError(
+            f"line {self.line}: the context manager of this `with` swallowed "
+            f"{kind.__name__}, raised part-way through its body; srcgrad differentiates a "
+            "`with` body that completes or lets its exception propagate. Catch the "
+            "exception with try/except instead (the path taken is differentiated)") from error

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.runtime.core import _NDARRAY, unbroadcast
+from srcgrad.runtime.core import _NDARRAY, changed_in_place_error, unbroadcast
 
 
 def inverse_axes(axes, ndim):
@@ -58,6 +58,8 @@ def stack_adjoint(g, arrays, axis):
     made an array once, not once per item)."""
     if type(g) is list:
         g = np.asarray(g)
+    if np.shape(g)[axis] != len(arrays):   # the list grew or shrank after np.stack read it
+        raise changed_in_place_error(arrays, np.shape(g)[axis])
     if type(g) is not _NDARRAY:   # another library's array (dask): its own take
         return [np.take(g, i, axis=axis) for i in range(len(arrays))]
     return list(np.moveaxis(g, axis, 0).copy())

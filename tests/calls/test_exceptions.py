@@ -277,3 +277,32 @@ def defines_a_local_function_with_a_handler(x):
 @pytest.mark.parametrize("x", [0.5, -0.5])
 def test_handlers_of_inlined_functions(f, x):
     check_both_modes(f, (x,))
+
+
+def suppressed_part_way(x):
+    y = x * 2.0
+    with contextlib.suppress(ValueError):
+        y = y * x
+        if x > 0.0:
+            raise ValueError("stop")
+        y = y * x
+    return y
+
+
+def test_a_with_body_that_completes_is_differentiated_in_both_modes():
+    check_both_modes(suppressed_part_way, (-1.5,))
+
+
+def test_a_with_that_swallows_an_exception_is_refused_in_reverse_mode():
+    # The backward sweep runs the adjoint of the whole body: after `suppress` swallowed
+    # the exception part-way it popped values never saved (an IndexError before).
+    with pytest.raises(sg.TransformError, match=r"line \d+: the context manager .* swallowed "
+                                                r"ValueError"):
+        sg.grad(suppressed_part_way)(1.5)
+
+
+def test_forward_mode_follows_a_with_that_swallows_an_exception():
+    # Forward mode carries each tangent next to its statement: whatever ran has it.
+    value, tangent = sg.jvp(suppressed_part_way)(1.5, 1.0)
+    assert np.isclose(value, 4.5)
+    assert np.isclose(tangent, numeric_grad(suppressed_part_way, (1.5,), 0))
