@@ -115,8 +115,8 @@ class unsuppressed:
     (``contextlib.suppress``) would leave statements without their saved values, so that
     is an error naming the line::
 
-        with np.errstate(all="ignore"):          with _sg.unsuppressed(np.errstate(all="ignore"), 7):
-            y = np.log(x)                  ->        y = np.log(x)
+        with suppress(ValueError):    ->    with _sg.unsuppressed(suppress(ValueError), 7):
+            y = np.log(x)                       y = np.log(x)
     """
 
     __slots__ = ("manager", "line")
