@@ -41,6 +41,14 @@ def proven_arrays(body, params, call_target, nodes=None):
     """The locals of ``body`` proven arrays; ``call_target(call)`` is the object a call
     with a non-local callee denotes, or None. ``nodes``: every node of ``body``
     (``syntax.walk`` of each statement), when the caller has them already."""
+    values, others = _simple_assignments(body, params, nodes)
+    return _greatest(set(values) - others, values,
+                     lambda value, arrays: _builds_array(value, arrays, call_target))
+
+
+def _simple_assignments(body, params, nodes=None):
+    """``name -> the values assigned to it`` by ``name = value``, and the names bound
+    some other way (parameters, loop and unpacking targets, ...)."""
     if nodes is None:
         nodes = [node for stmt in body for node in syntax.walk(stmt)]
     values = {}       # name -> the values assigned to it
@@ -55,20 +63,120 @@ def proven_arrays(body, params, call_target, nodes=None):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store) \
                 and id(node) not in simple_targets:
             others.add(node.id)
-    arrays = set(values) - others
+    return values, others
+
+
+def _greatest(candidates, values, builds):
+    """The largest subset of ``candidates`` whose every assigned value ``builds`` a
+    member given the subset (sound by induction over the assignments that run). A name
+    found not to be one puts the names whose values read it back to check."""
+    found = set(candidates)
     readers = {}   # name -> the names some value of which reads it
-    for name in arrays:
+    for name in found:
         for value in values[name]:
             for read in syntax.loaded_names(value):
                 readers.setdefault(read, set()).add(name)
-    pending = sorted(arrays, reverse=True)   # (checked in name order, as before)
-    while pending:   # a name found not an array puts the names reading it back to check
+    pending = sorted(found, reverse=True)   # (checked in name order)
+    while pending:
         name = pending.pop()
-        if name in arrays and not all(_builds_array(v, arrays, call_target)
-                                      for v in values[name]):
-            arrays.discard(name)
-            pending.extend(sorted(readers.get(name, set()) & arrays, reverse=True))
-    return frozenset(arrays)
+        if name in found and not all(builds(v, found) for v in values[name]):
+            found.discard(name)
+            pending.extend(sorted(readers.get(name, set()) & found, reverse=True))
+    return frozenset(found)
+
+
+def proven_numbers(body, numbers, arrays, call_target, nodes=None):
+    """The locals of ``body`` proven to hold a number or an array, never a list, tuple or
+    dict, given ``numbers`` (names known to: parameters checked to be scalars) and
+    ``arrays`` (proven NumPy arrays). Their cotangents are added with ``+``; any other
+    local's item by item when it runs (``_sg.add_cotangents``).
+
+    ``a - b``, ``a / b``, ``a ** b``, ``a @ b``, ``-a`` raise on a list; ``a + b`` is
+    concatenation unless one side is a number; ``lst * n`` repeats a list for a Python
+    int ``n``, so ``*`` needs numbers on both sides or, on one side, a value that is
+    never a Python int (a float literal, an array, a product with one, a quotient).
+    """
+    values, others = _simple_assignments(body, (), nodes)
+    known = set(numbers) | set(arrays)
+    candidates = set(values) - others - known
+    inexact = set(arrays) | _greatest(candidates, values, lambda value, found: (
+        _builds_number(value, found | known, found | set(arrays), call_target,
+                       want_inexact=True)))
+    return known | _greatest(candidates, values, lambda value, found: (
+        _builds_number(value, found | known, inexact, call_target)))
+
+
+_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod, gast.Pow,
+               gast.MatMult)
+_RAISING_ON_SEQUENCES = (gast.Sub, gast.Div, gast.FloorDiv, gast.Pow, gast.MatMult)
+
+
+def _builds_number(value, numbers, inexact, call_target, want_inexact=False):
+    """Does ``value`` build a number given the names of ``numbers`` (and, of them, the
+    ``inexact`` ones: never a Python int)? With ``inexact``: a number that is never a
+    Python int or bool."""
+    def among(atom, names, kinds):
+        return (isinstance(atom, gast.Name) and atom.id in names) or (
+            isinstance(atom, gast.Constant) and type(atom.value) in kinds)
+
+    def number(atom):
+        return among(atom, numbers, (int, float, complex))
+
+    def never_int(atom):
+        return among(atom, inexact, (float, complex))
+
+    if isinstance(value, gast.Constant):
+        return type(value.value) in ((float, complex) if want_inexact
+                                     else (int, float, complex, bool))
+    if isinstance(value, gast.Name):
+        return value.id in (inexact if want_inexact else numbers)
+    if isinstance(value, gast.IfExp):
+        return all(_builds_number(v, numbers, inexact, call_target, want_inexact)
+                   for v in (value.body, value.orelse))
+    if isinstance(value, gast.Call):
+        return _number_call(call_target(value), want_inexact)
+    if want_inexact:   # an arithmetic result with a float or an array in it
+        return isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC) and (
+            isinstance(value.op, gast.Div) or any(never_int(side) for side in (
+                value.left, value.right))) and _builds_number(
+            value, numbers, inexact, call_target)
+    if isinstance(value, gast.UnaryOp):
+        return not isinstance(value.op, gast.Not)
+    if isinstance(value, gast.BinOp):
+        sides = (value.left, value.right)
+        if isinstance(value.op, _RAISING_ON_SEQUENCES):
+            return True
+        if isinstance(value.op, gast.Add):
+            return any(number(side) for side in sides)
+        if isinstance(value.op, gast.Mult):   # x * x raises on a list
+            return all(number(side) for side in sides) or any(map(never_int, sides)) or (
+                all(isinstance(side, gast.Name) for side in sides)
+                and value.left.id == value.right.id)
+    return False
+
+
+def _number_call(obj, want_inexact=False):
+    """Does calling ``obj`` surely give a number or an array (a NumPy function of the
+    rule table, one of ``math``'s, ``len``, ``float``, ``int``, ``abs``, ``round``)?
+    With ``want_inexact``: never a Python int (NumPy's, ``float``, ``math``'s that give
+    floats)."""
+    if obj is None:
+        return False
+    if want_inexact:
+        return obj is float or _numpy_array_call(obj) or (
+            getattr(obj, "__module__", None) == "math"
+            and getattr(obj, "__name__", "") in _MATH_FLOATS)
+    if any(obj is known for known in (len, float, int, abs, round)):
+        return True
+    if getattr(obj, "__module__", None) == "math":
+        return getattr(obj, "__name__", "") not in ("frexp", "modf")
+    return _numpy_array_call(obj)
+
+
+_MATH_FLOATS = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+                "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2", "log10",
+                "sqrt", "pow", "hypot", "erf", "erfc", "gamma", "lgamma", "fabs", "fmod",
+                "copysign", "degrees", "radians", "fsum", "dist", "cbrt", "exp2"}
 
 
 def _builds_array(value, arrays, call_target):

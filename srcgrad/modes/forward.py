@@ -45,6 +45,7 @@ from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
 from srcgrad.modes.reverse_common import (
     UNLOWERED,
+    array_attribute_guard,
     concatenates,
     list_names,
     sequence_names,
@@ -118,6 +119,8 @@ class ForwardMode:
             if isinstance(target, gast.Subscript):
                 return self.subscript_write(stmt, target, state)
             out = self.assign(stmt, target.id, stmt.value, state)
+            if getattr(getattr(stmt.value, "value", None), "id", None) in state:
+                out = array_attribute_guard(stmt.value, self.arrays) + out
             state.defined.add(target.id)
             return out
         if isinstance(stmt, gast.If):

@@ -26,7 +26,7 @@ import dataclasses
 
 from srcgrad import syntax
 from srcgrad.analysis.activity import analyze_activity
-from srcgrad.analysis.arrays import proven_arrays
+from srcgrad.analysis.arrays import proven_arrays, proven_numbers
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
@@ -42,6 +42,7 @@ from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
     OWNED,
     SHARED,
+    array_attribute_guard,
     concatenates,
     is_loop_exit,
     is_range,
@@ -49,7 +50,6 @@ from srcgrad.modes.reverse_common import (
     list_names,
     list_pop,
     sequence_names,
-    structure_names,
 )
 from srcgrad.modes.reverse_containers import ContainerAdjoints
 from srcgrad.modes.reverse_exceptions import ExceptionAdjoints, prune_markers
@@ -118,7 +118,6 @@ class ReverseMode:
         self.containers = _container_names(nodes)
         self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
         self.lists = list_names(node.body, nodes)
-        self.structures = structure_names(node.body, self.lists, nodes)
         self.sequences = sequence_names(node.body, self.lists, nodes)
         self.list_items_overwritten = any(
             isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store)
@@ -126,6 +125,9 @@ class ReverseMode:
             for n in nodes)
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
+        self.numbers = proven_numbers(   # cotangents added with +, not item by item
+            node.body, self.params if scalar_params else (), self.arrays,
+            lambda call: call_target(parsed, call, self.locals))
 
     # -- facts ---------------------------------------------------------------------------
     def nodes_defining(self, name):
@@ -238,6 +240,8 @@ class ReverseMode:
                 return [self.push(target.value.id, saved, stmt)] + [stmt]
             out = [self.push(target.id, syntax.name(target.id), stmt)] \
                 if self.overwrites(stmt, target.id) and id(stmt) not in self.local_ids else []
+            if self.varied(stmt, getattr(stmt.value, "value", None)):
+                out += array_attribute_guard(stmt.value, self.arrays)
             assigned = self.forward_assign(stmt)
             return out + (assigned if isinstance(assigned, list) else [assigned])
         if isinstance(stmt, gast.If):
@@ -348,6 +352,8 @@ class ReverseMode:
             return self.bookkeeping.accumulate(value.id, syntax.name(g), state)
         if isinstance(value, gast.BinOp) and self.concatenates(value):
             return self.concat_adjoint(stmt, value, g, state)
+        if isinstance(value, gast.BinOp) and self.may_concatenate(value, target):
+            return self.concat_adjoint(stmt, value, g, state, "_sg.sum_part")
         if isinstance(value, gast.BinOp):
             rule = self.rules.rule_for(operators.BINARY[type(value.op)])
             return self.rules.expand(stmt, rule, [value.left, value.right], [], g, target, state)
@@ -386,12 +392,20 @@ class ReverseMode:
     def concatenates(self, value):
         return concatenates(value, self.sequences)
 
-    def concat_adjoint(self, stmt, value, g, state):
-        """``c = a + b`` on lists: ``a`` gets the first ``len(a)`` items of ``dc``."""
+    def may_concatenate(self, value, target):
+        """Is ``target = a + b`` not proven arithmetic (neither side, nor the result, a
+        number): a concatenation if both sides are lists or tuples when it runs?"""
+        return isinstance(value.op, gast.Add) and target not in self.numbers and not any(
+            isinstance(side, gast.Constant) or side.id in self.numbers
+            for side in (value.left, value.right))
+
+    def concat_adjoint(self, stmt, value, g, state, part_of="_sg.concat_part"):
+        """``c = a + b`` on lists: ``a`` gets the first ``len(a)`` items of ``dc``
+        (``_sg.sum_part``: that, or ``dc`` unbroadcast to ``a`` for numbers)."""
         out = []
         for which, side in enumerate((value.left, value.right)):
             if self.varied(stmt, side):
-                part = syntax.quote_expr("_sg.concat_part(g, a, b, k)", g=g, a=value.left,
+                part = syntax.quote_expr(f"{part_of}(g, a, b, k)", g=g, a=value.left,
                                          b=value.right, k=syntax.const(which))
                 out += self.bookkeeping.accumulate(side.id, part, state)
         return out

@@ -39,7 +39,7 @@ class AdjointBookkeeping:
         if var not in state:
             state[var] = OWNED if owned else SHARED
             return [syntax.assign(adjoint, contribution)]
-        if var in self.mode.containers or var in self.mode.structures:   # never + on lists
+        if var not in self.mode.numbers or var in self.mode.containers:   # never + on lists
             state[var] = OWNED
             return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
         sign = "+"

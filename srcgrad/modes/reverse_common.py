@@ -57,24 +57,9 @@ def list_names(body, nodes=None):
             sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
                 and isinstance(value.op, gast.Add) else [value]
             names = [side.id for side in sides if isinstance(side, gast.Name)]
-            if names:
+            if len(names) == len(sides):   # lst + arr is NumPy's sum: both sides lists
                 bindings.append((node.targets[0].id, names))
     return _closure(found, bindings)   # ``c = a + b`` and ``c = a`` on lists give lists
-
-
-def structure_names(body, lists, nodes=None):
-    """Locals that hold a list, tuple or dict (``lists``, a display, or a name bound to
-    one): their cotangents are structures too, added item by item, never with ``+``
-    (which concatenates lists and tuples)."""
-    nodes = _nodes_of(body) if nodes is None else nodes
-    found, bindings = set(lists), []
-    for node in nodes:
-        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
-            if isinstance(node.value, (gast.List, gast.Tuple, gast.Dict)):
-                found.add(node.targets[0].id)
-            elif isinstance(node.value, gast.Name):
-                bindings.append((node.targets[0].id, [node.value.id]))
-    return _closure(found, bindings)
 
 
 def _nodes_of(body):
@@ -82,20 +67,37 @@ def _nodes_of(body):
 
 
 def _closure(found, bindings):
-    """``found`` with every target of ``bindings`` one of whose names is found, to a
+    """``found`` with every target of ``bindings`` all of whose names are found, to a
     fixpoint (a chain of bindings in any order)."""
     size = -1
     while size != len(found):
         size = len(found)
         for target, names in bindings:
-            if target not in found and any(name in found for name in names):
+            if target not in found and all(name in found for name in names):
                 found.add(target)
     return found
 
 
+def array_attribute_guard(value, arrays):
+    """``_sg.check_array_attribute(x, "T")`` before ``t = x.T`` (or ``.shape``, ``.real``,
+    ...) when ``x`` is not proven an array: the rules read the attribute as an array's
+    (``.T`` a transpose, ``.size`` a constant), which a NamedTuple's or dataclass's field
+    of that name is not. Empty for other statements."""
+    from srcgrad.rules import NONDIFF_ATTRIBUTES
+    from srcgrad.rules.methods import ARRAY_ATTRIBUTES
+
+    if not (isinstance(value, gast.Attribute) and isinstance(value.value, gast.Name)
+            and value.value.id not in arrays
+            and (value.attr in NONDIFF_ATTRIBUTES or value.attr in ARRAY_ATTRIBUTES)):
+        return []
+    return syntax.quote("_sg.check_array_attribute(x, name)", x=value.value,
+                        name=syntax.const(value.attr))
+
+
 def sequence_names(body, lists, nodes=None):
     """``lists`` and the locals bound to a tuple display, to one of them, or to ``a + b``
-    with a side among them: ``+`` on them concatenates (``t = t + (v,)`` in a loop)."""
+    with both sides among them: ``+`` on them concatenates (``t = t + (v,)`` in a
+    loop)."""
     nodes = _nodes_of(body) if nodes is None else nodes
     found, bindings = set(lists), []
     for node in nodes:
@@ -107,14 +109,15 @@ def sequence_names(body, lists, nodes=None):
             sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
                 and isinstance(value.op, gast.Add) else [value]
             names = [side.id for side in sides if isinstance(side, gast.Name)]
-            if names:
+            if len(names) == len(sides):   # lst + arr is NumPy's sum: both sides lists
                 bindings.append((node.targets[0].id, names))
     return _closure(found, bindings)
 
 
 def concatenates(value, lists):
-    """Is the BinOp ``value`` ``a + b`` on lists (concatenation, not arithmetic)?"""
-    return isinstance(value.op, gast.Add) and any(
+    """Is the BinOp ``value`` ``a + b`` on lists (concatenation, not arithmetic)? Both
+    sides must be: ``lst + arr`` is NumPy's elementwise sum."""
+    return isinstance(value.op, gast.Add) and all(
         isinstance(side, gast.Name) and side.id in lists for side in (value.left, value.right))
 
 

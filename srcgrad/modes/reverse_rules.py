@@ -78,7 +78,9 @@ class RuleExpander:
             atom = values.get(param)
             if not (isinstance(atom, gast.Name) and self.mode.varied(stmt, atom)):
                 continue
-            if rule.broadcasts and self._may_broadcast(stmt, rule, values, param):
+            if rule.broadcasts and (self._may_broadcast(stmt, rule, values, param) or (
+                    target not in self.mode.numbers and atom.id not in self.mode.numbers)):
+                # unbroadcast also refuses a list or tuple operand of + or * (see there)
                 template = f"_sg.unbroadcast({template}, {param})"
             if rule.elementwise and all(self.mode.is_scalar(stmt, values[p])
                                         for p in rule.params if p in values):

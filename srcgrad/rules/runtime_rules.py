@@ -20,6 +20,7 @@ from srcgrad.rules.registry import defadjoint, defelementwise, definplace, defli
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
            rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
            rt.read_constant, rt.ones_seed, rt.zip_length, rt.check_array_types,
+           rt.check_array_attribute,
            rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
            rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of,
            rt.is_duck_array)
@@ -58,6 +59,10 @@ deflinear(rt.dict_default_adjoint, "v, d, key, default", "_sg.dict_default_tange
           linear_in="v")
 deflinear(rt.dict_default_tangent, "v, d, key", "_sg.dict_default_tangent(g, d, key)",
           linear_in="v")
+deflinear(rt.sum_part, "v, left, right, which",
+          "_sg.sum_part_adjoint(g, v, left, right, which)", linear_in="v")
+deflinear(rt.sum_part_adjoint, "v, w, left, right, which",
+          "_sg.sum_part(g, left, right, which)", linear_in="v")
 deflinear(rt.concat_part, "v, left, right, which",
           "_sg.concat_part_adjoint(g, v, left, right, which)", linear_in="v")
 defadjoint(rt.concat_tangents, "left, right", tangent="linear",

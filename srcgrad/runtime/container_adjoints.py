@@ -4,7 +4,8 @@
 
 import numpy as np
 
-from srcgrad.runtime.core import get_item, zeros_like
+from srcgrad.runtime.core import get_item, unbroadcast, zeros_like
+from srcgrad.runtime.tangents import broadcast_like
 
 
 def concat_part(g, left, right, which):
@@ -23,6 +24,22 @@ def concat_tangents(left, right):
     if type(left) is type(right):
         return left + right
     return list(left) + list(right)
+
+
+def sum_part(g, left, right, which):
+    """The cotangent of ``left`` (``which == 0``) or ``right`` (1) in ``left + right``
+    when the code does not prove it arithmetic: the part of the concatenation for two
+    lists or tuples, else ``g`` summed back to the operand's shape."""
+    if type(left) in (list, tuple) and type(right) in (list, tuple):
+        return concat_part(g, left, right, which)
+    return unbroadcast(g, right if which else left)
+
+
+def sum_part_adjoint(g, v, left, right, which):
+    """Transpose of ``sum_part`` in ``v``."""
+    if type(left) in (list, tuple) and type(right) in (list, tuple):
+        return concat_part_adjoint(g, v, left, right, which)
+    return broadcast_like(g, v)
 
 
 def concat_part_adjoint(g, v, left, right, which):

@@ -103,6 +103,8 @@ def unbroadcast(g, x):
         # A Python float's cotangent: g summed over all its axes, as ``sum_to_shape``
         # sums them (one reduction), without reading the float's shape and dtype.
         return g.sum(axis=tuple(range(g.ndim)))[()]
+    elif kind is list or kind is tuple:
+        shape, real = _sequence_operand_shape(g, x), dtype_of(x).kind != "c"
     elif type(g) is not _NDARRAY and (type(g) in _SCALAR_TYPES or not is_duck_array(g)):
         return g.real if type(g) is complex and kind is not complex else g
     else:
@@ -115,6 +117,27 @@ def unbroadcast(g, x):
     if kind is not _NDARRAY and kind is not SavedShape:
         return g[()] if g.ndim == 0 else g
     return g
+
+
+def _sequence_operand_shape(g, x):
+    """The shape of the list or tuple operand ``x`` of an arithmetic rule, after checking
+    the result was an array NumPy broadcast it to: a result that is a sequence again, or
+    of a shape ``x`` does not broadcast to, was a concatenation or a repetition (``a + b``,
+    ``a * 2`` on lists), which the arithmetic rules do not describe."""
+    shape = np.shape(x)
+    if type(g) is not list and type(g) is not tuple:
+        try:
+            if np.broadcast_shapes(shape, np.shape(g)) == np.shape(g):
+                return shape
+        except ValueError:
+            pass
+    from srcgrad.errors import TransformError
+
+    raise TransformError(
+        f"srcgrad differentiates + and * as arithmetic, but an operand here is a "
+        f"{type(x).__name__} and the result is not the array NumPy's arithmetic makes: "
+        "concatenation or repetition of Python sequences is not differentiated. Convert "
+        "with np.asarray(...) first, or use np.concatenate / np.tile")
 
 
 # (length, dtype) -> a row of ones, the left factor of a summing matmul
@@ -272,20 +295,30 @@ def _one_integer_axis(index):
 
 
 def add_cotangents(a, b):
-    """``a + b`` for cotangents that may be containers: lists add item by item, (sparse)
-    dicts key by key; ``None`` (a zero not built) adds nothing."""
+    """``a + b`` for cotangents that may be containers: lists and tuples add item by item,
+    (sparse) dicts key by key; ``None`` (a zero not built) adds nothing."""
+    kind = type(a)
+    if (kind is _NDARRAY or kind is float) and type(b) is kind:
+        return a + b
     if a is None:
         return b
     if b is None:
         return a
-    if type(a) is list:
-        return [add_cotangents(x, y) for x, y in zip(a, b)]
+    if kind is list or kind is tuple:
+        _check_lengths(a, b)
+        return kind(add_cotangents(x, y) for x, y in zip(a, b))
     if type(a) is dict:
         out = dict(a)
         for key, value in b.items():
             out[key] = add_cotangents(out[key], value) if key in out else value
         return out
     return a + b
+
+
+def _check_lengths(a, b):
+    if len(a) != len(b):
+        raise ValueError(f"cotangents of {len(a)} and {len(b)} items cannot be added: "
+                         "the value they belong to changed length")
 
 
 def field_cotangent(g, index, name, value):

@@ -19,8 +19,8 @@ import numpy as np
 
 from srcgrad.errors import TransformError
 
-__all__ = ["check_array_types", "escape_count", "escaped", "readonly", "refuse_if_escaped",
-           "refuse_read_back", "set_attribute", "unsuppressed"]
+__all__ = ["check_array_attribute", "check_array_types", "escape_count", "escaped", "readonly",
+           "refuse_if_escaped", "refuse_read_back", "set_attribute", "unsuppressed"]
 
 _NDARRAY = np.ndarray
 _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow__",
@@ -45,6 +45,22 @@ def check_array_types(*args):
                 "arguments: their operators do not mean what NumPy's do (for np.matrix, "
                 "`*` is a matrix product), and srcgrad's rules are NumPy's. Pass "
                 "np.asarray(value) and write matrix products with `@`")
+
+
+def check_array_attribute(x, name):
+    """Raise a TransformError unless ``x.name`` is an array's attribute (``.T``,
+    ``.shape``, ``.real``, ...), as the rules read it: an object of another kind (a
+    NamedTuple or dataclass with a field ``T``) has a value there, not a transpose."""
+    if isinstance(x, (_NDARRAY, np.generic)) or (
+            name in ("real", "imag") and isinstance(x, (int, float, complex))):
+        return
+    module = type(x).__module__.split(".")[0]
+    if module in ("dask", "cupy", "jax", "torch") and hasattr(x, "__array_namespace__"):
+        return
+    raise TransformError(
+        f"srcgrad reads .{name} as an array's attribute, but here it is the attribute of "
+        f"a {type(x).__qualname__}: a field with that name is not differentiated. Rename "
+        "the field")
 
 
 @functools.cache

@@ -25,7 +25,7 @@ def piecewise_grad(x):
     elif _cond_1:
         d_mul = _sg.unbroadcast(dy * x, _mul)
         dx = _sg.unbroadcast(dy * _mul, x)
-        dx = dx + d_mul * 0.5
+        dx = _sg.add_cotangents(dx, d_mul * 0.5)
     else:
         dx = dy
     return _sg.in_dtype_of(dx, x)

@@ -33,6 +33,6 @@ def loop_over_array_grad(x):
         d_mul = _sg.unbroadcast(d_mul_1 * _sin, _mul)
         d_sin = _sg.unbroadcast(d_mul_1 * _mul, _sin)
         dv = d_sin * np.cos(v)
-        dv += d_mul * v * 2.0
+        dv = _sg.add_cotangents(dv, d_mul * v * 2.0)
         _sg.add_at(dx, i, dv)
     return _sg.in_dtype_of(_sg.restructure(dx, x), x)

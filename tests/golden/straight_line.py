@@ -28,9 +28,9 @@ def elementwise_chain_grad(x):
     d_exp = _sg.unbroadcast(d_mul_2 * _sin, _exp)
     d_sin = _sg.unbroadcast(d_mul_2 * _exp, _sin)
     d_mul_1 = d_sin * np.cos(_mul_1)
-    dx += d_mul_1 * 3.0
+    dx = _sg.add_cotangents(dx, d_mul_1 * 3.0)
     d_mul = d_exp * _exp
     d_neg = _sg.unbroadcast(d_mul * x, _neg)
-    dx += _sg.unbroadcast(d_mul * _neg, x)
-    dx -= d_neg
+    dx = _sg.add_cotangents(dx, _sg.unbroadcast(d_mul * _neg, x))
+    dx = _sg.add_cotangents(dx, -d_neg)
     return _sg.in_dtype_of(dx, x)

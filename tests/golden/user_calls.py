@@ -18,5 +18,5 @@ def helper_chain_grad(x):
     d_mul = dz
     dx = _sg.unbroadcast(d_mul * y, x)
     dy = _sg.unbroadcast(d_mul * x, y)
-    dx = dx + dy * x * 2.0
+    dx = _sg.add_cotangents(dx, dy * x * 2.0)
     return _sg.in_dtype_of(dx, x)
