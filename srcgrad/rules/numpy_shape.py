@@ -3,7 +3,7 @@ their transpose; their tangent is the same call on the tangent)."""
 
 import numpy as np
 
-from srcgrad.rules.registry import deflinear
+from srcgrad.rules.registry import defadjoint, deflinear
 
 _SAME_SHAPE = "np.reshape(g, np.shape(a))"
 deflinear(np.reshape, "a, shape=None, order='C', newshape=None", _SAME_SHAPE, linear_in="a")
@@ -21,9 +21,12 @@ deflinear(np.rollaxis, "a, axis, start=0", "_sg.rollaxis_adjoint(g, a, axis, sta
           linear_in="a")
 deflinear(np.broadcast_to, "array, shape, subok=False", "_sg.unbroadcast(g, array)",
           linear_in="array")
-deflinear(np.array, "object, dtype=None, copy=True, order='K', subok=False, ndmin=0",
-          "_sg.array_adjoint(g, object)", linear_in="object")
-deflinear(np.asarray, "a, dtype=None, order=None", "_sg.array_adjoint(g, a)", linear_in="a")
+# A cast to an integer or boolean dtype truncates: derivative zero (x.astype(int) too).
+defadjoint(np.array, "object, dtype=None, copy=True, order='K', subok=False, ndmin=0",
+           object="_sg.cast_adjoint(g, object, dtype)",
+           tangent={"object": "_sg.cast_tangent(object_dot, dtype)"})
+defadjoint(np.asarray, "a, dtype=None, order=None", a="_sg.cast_adjoint(g, a, dtype)",
+           tangent={"a": "_sg.cast_tangent(a_dot, dtype)"})
 deflinear(np.copy, "a, order='K', subok=False", "g", linear_in="a")
 deflinear(np.tile, "A, reps", "_sg.tile_adjoint(g, A, reps)", linear_in="A")
 deflinear(np.repeat, "a, repeats, axis=None", "_sg.repeat_adjoint(g, a, repeats, axis)",

@@ -59,6 +59,12 @@ deflinear(rt.dict_default_adjoint, "v, d, key, default", "_sg.dict_default_tange
           linear_in="v")
 deflinear(rt.dict_default_tangent, "v, d, key", "_sg.dict_default_tangent(g, d, key)",
           linear_in="v")
+deflinear(rt.cast_adjoint, "v, a, dtype", "_sg.cast_adjoint_transpose(g, v, a, dtype)",
+          linear_in="v")
+deflinear(rt.cast_adjoint_transpose, "v, w, a, dtype", "_sg.cast_adjoint(g, a, dtype)",
+          linear_in="v")
+deflinear(rt.cast_tangent, "v, dtype", "_sg.cast_tangent(g, dtype)", linear_in="v")
+defnondiff(rt.truncates)
 deflinear(rt.sum_part, "v, left, right, which",
           "_sg.sum_part_adjoint(g, v, left, right, which)", linear_in="v")
 deflinear(rt.sum_part_adjoint, "v, w, left, right, which",

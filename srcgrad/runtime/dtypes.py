@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime.adjoints import array_adjoint
+from srcgrad.runtime.core import zeros_like
+from srcgrad.runtime.transposes import array_adjoint_transpose
+
 _FLOAT64 = np.dtype(np.float64)
 _NDARRAY = np.ndarray
 
@@ -49,3 +53,30 @@ def _items_in_dtype(derivative, value):
         items = [in_dtype_of(d, v) for d, v in zip(derivative, value)]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return derivative
+
+
+def truncates(dtype):
+    """Does casting a float to ``dtype`` (an integer or boolean type) drop its fraction,
+    leaving a value that is constant between jumps (derivative zero)?"""
+    return dtype is not None and np.dtype(dtype).kind in "biu"
+
+
+def cast_adjoint(g, a, dtype):
+    """The cotangent of ``a`` in ``np.asarray(a, dtype)`` / ``a.astype(dtype)``: zeros
+    for an integer or boolean ``dtype``, else ``g`` shaped like ``a``."""
+
+    return zeros_like(a) if truncates(dtype) else array_adjoint(g, a)
+
+
+def cast_adjoint_transpose(g, v, a, dtype):
+    """Transpose of ``cast_adjoint`` in ``v`` (for derivatives of generated gradients)."""
+
+    return zeros_like(v) if truncates(dtype) else array_adjoint_transpose(g, v, a)
+
+
+def cast_tangent(a_dot, dtype):
+    """The tangent of ``np.asarray(a, dtype)``: zeros for an integer or boolean
+    ``dtype`` (the cast truncates), else the tangent cast likewise."""
+    if truncates(dtype):
+        return np.zeros(np.shape(a_dot))
+    return np.asarray(a_dot, dtype)

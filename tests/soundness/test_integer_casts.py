@@ -1,0 +1,38 @@
+"""A cast to an integer or boolean dtype truncates: the result is constant between its
+jumps, so no derivative flows through it (``x.astype(int)``, ``np.asarray(x, int)``,
+``np.array(x, dtype=bool)``); a cast to a float dtype is the identity's. ``astype(int)``
+passed the cotangent through as if the cast were the identity. Against central finite
+differences away from the jumps, in every mode."""
+
+import numpy as np
+import pytest
+
+from tests.soundness.oracle_modes import check_modes
+
+X = np.array([0.33, 0.74, 1.12])   # x * 10 is never an integer within the stencil
+
+
+def astype_int(x):
+    y = (x * 10.0).astype(int)
+    return np.sum(y * x)
+
+
+def asarray_int(x):
+    y = np.asarray(x * 10.0, np.int64)
+    return np.sum(y * np.sin(x))
+
+
+def array_bool(x):
+    y = np.array(x - 0.5, dtype=bool)
+    return np.sum(y * x * x)
+
+
+def astype_float(x):
+    y = (x * 3.0).astype(np.float64)
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize("f", [astype_int, asarray_int, array_bool, astype_float],
+                         ids=lambda f: f.__name__)
+def test_casts_to_integers_carry_no_derivative(f):
+    assert np.any(check_modes(f, X) != 0.0)
