@@ -63,7 +63,7 @@ deflinear(rt.cast_adjoint, "v, a, dtype", "_sg.cast_adjoint_transpose(g, v, a, d
           linear_in="v")
 deflinear(rt.cast_adjoint_transpose, "v, w, a, dtype", "_sg.cast_adjoint(g, a, dtype)",
           linear_in="v")
-deflinear(rt.cast_tangent, "v, dtype", "_sg.cast_tangent(g, dtype)", linear_in="v")
+deflinear(rt.cast_tangent, "v, dtype, copy", "_sg.cast_tangent(g, dtype, copy)", linear_in="v")
 defnondiff(rt.truncates)
 deflinear(rt.sum_part, "v, left, right, which",
           "_sg.sum_part_adjoint(g, v, left, right, which)", linear_in="v")

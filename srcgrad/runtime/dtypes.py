@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.runtime.adjoints import array_adjoint
-from srcgrad.runtime.core import zeros_like
+from srcgrad.runtime.core import is_duck_array, zeros_like
 from srcgrad.runtime.transposes import array_adjoint_transpose
 
 _FLOAT64 = np.dtype(np.float64)
@@ -74,9 +74,12 @@ def cast_adjoint_transpose(g, v, a, dtype):
     return zeros_like(v) if truncates(dtype) else array_adjoint_transpose(g, v, a)
 
 
-def cast_tangent(a_dot, dtype):
-    """The tangent of ``np.asarray(a, dtype)``: zeros for an integer or boolean
-    ``dtype`` (the cast truncates), else the tangent cast likewise."""
+def cast_tangent(a_dot, dtype, copy):
+    """The tangent of ``np.array(a, dtype, copy=copy)`` (``np.asarray``: ``copy=None``):
+    zeros for an integer or boolean ``dtype`` (the cast truncates), else the tangent
+    cast and copied likewise (a copied array's tangent must not share the argument's)."""
     if truncates(dtype):
         return np.zeros(np.shape(a_dot))
-    return np.asarray(a_dot, dtype)
+    if is_duck_array(a_dot):   # a dask array stays lazy
+        return a_dot if dtype is None else a_dot.astype(dtype)
+    return np.array(a_dot, dtype, copy=copy)

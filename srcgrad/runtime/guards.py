@@ -18,6 +18,7 @@ import threading
 import numpy as np
 
 from srcgrad.errors import TransformError
+from srcgrad.runtime.core import is_duck_array
 
 __all__ = ["check_array_attribute", "check_array_types", "escape_count", "escaped", "readonly",
            "refuse_if_escaped", "refuse_read_back", "set_attribute", "unsuppressed"]
@@ -54,8 +55,7 @@ def check_array_attribute(x, name):
     if isinstance(x, (_NDARRAY, np.generic)) or (
             name in ("real", "imag") and isinstance(x, (int, float, complex))):
         return
-    module = type(x).__module__.split(".")[0]
-    if module in ("dask", "cupy", "jax", "torch") and hasattr(x, "__array_namespace__"):
+    if is_duck_array(x):   # a dask array
         return
     raise TransformError(
         f"srcgrad reads .{name} as an array's attribute, but here it is the attribute of "

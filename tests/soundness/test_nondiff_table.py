@@ -23,6 +23,7 @@ EXEMPT = {
     rt.read_constant: "the value of an sg.constant: a constant by declaration",
     rt.check_array_types: "returns None (a guard)",
     rt.check_array_attribute: "returns None (a guard)",
+    rt.truncates: "whether a dtype is an integer or boolean one (no value in it)",
     rt.escaped: "returns None (counts escapes: see analysis.escapes)",
     rt.escape_count: "an integer count of escapes",
     rt.refuse_if_escaped: "returns None or raises (a guard)",
