@@ -389,7 +389,9 @@ class ForwardMode:
         out = self.own(base, state)
         dot = gast.Subscript(value=syntax.name(self.tangent(base)), slice=target.slice,
                              ctx=gast.Store())
-        return out + [stmt, syntax.assign(dot, self.tangent_or_zero(value, state))]
+        stored = syntax.quote_expr("_sg.stored_derivative(v, x)",   # integer arrays: zero
+                                   v=self.tangent_or_zero(value, state), x=base)
+        return out + [stmt, syntax.assign(dot, stored)]
 
     def bare_call(self, stmt, call, state):
         """The statement (or what runs in its place) and its tangent updates."""

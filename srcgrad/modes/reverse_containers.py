@@ -178,8 +178,9 @@ class ContainerAdjoints:
         if base in state:
             dbase = self.mode.namer.adjoint(base)
             if self.mode.varied(stmt, stmt.value):
-                contribution = syntax.quote_expr("_sg.item_adjoint(dx, i, v)", dx=dbase,
-                                                 i=syntax.index_value(index), v=stmt.value)
+                contribution = syntax.quote_expr(   # nothing through an integer array
+                    "_sg.stored_derivative(_sg.item_adjoint(dx, i, v), x)", dx=dbase,
+                    i=syntax.index_value(index), v=stmt.value, x=base)
                 out += self.mode.bookkeeping.accumulate(stmt.value.id, contribution, state,
                                                         owned=True)
             out += self.mode.bookkeeping.own(base, state)

@@ -65,6 +65,7 @@ deflinear(rt.cast_adjoint_transpose, "v, w, a, dtype", "_sg.cast_adjoint(g, a, d
           linear_in="v")
 deflinear(rt.cast_tangent, "v, dtype, copy", "_sg.cast_tangent(g, dtype, copy)", linear_in="v")
 defnondiff(rt.truncates)
+deflinear(rt.stored_derivative, "v, x", "_sg.stored_derivative(g, x)", linear_in="v")
 deflinear(rt.sum_part, "v, left, right, which",
           "_sg.sum_part_adjoint(g, v, left, right, which)", linear_in="v")
 deflinear(rt.sum_part_adjoint, "v, w, left, right, which",

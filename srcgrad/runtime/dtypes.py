@@ -83,3 +83,12 @@ def cast_tangent(a_dot, dtype, copy):
     if is_duck_array(a_dot):   # a dask array stays lazy
         return a_dot if dtype is None else a_dot.astype(dtype)
     return np.array(a_dot, dtype, copy=copy)
+
+
+def stored_derivative(derivative, x):
+    """The derivative of the value written by ``x[i] = v``, as ``x`` stores it: zeros
+    when ``x`` is an integer or boolean array (the write truncates ``v``), else
+    ``derivative`` itself."""
+    if type(x) is _NDARRAY and x.dtype.kind in "biu":
+        return zeros_like(derivative)
+    return derivative

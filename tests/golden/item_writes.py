@@ -22,22 +22,22 @@ def item_write_grad(x):
     _mul_2 = _sg.shape_of(_mul_2)
     # Backward sweep: d_sum is the cotangent of the result
     d_sum = _sg.seed(_sum)
-    d_mul_2 = _sg.expand_summed(d_sum, _mul_2, None, False)
-    dy = _sg.spread_to(d_mul_2 * y * 2.0, _mul_2)
-    d_mul_1 = _sg.item_adjoint(dy, 2, _mul_1)
+    d_mul_2 = _sg.sum_adjoint(d_sum, _mul_2, None, False)
+    dy = d_mul_2 * y * 2.0
+    d_mul_1 = _sg.stored_derivative(_sg.item_adjoint(dy, 2, _mul_1), y)
     _sg.clear_item(dy, 2)
     _sg.restore_item(y, 2, stack.pop())
     d_y_item = _sg.unbroadcast(d_mul_1 * _y_item_1, _y_item)
     d_y_item_1 = _sg.unbroadcast(d_mul_1 * _y_item, _y_item_1)
     _sg.add_at(dy, 1, d_y_item_1)
     _sg.add_at(dy, 0, d_y_item)
-    d_pow = _sg.item_adjoint(dy, 1, _pow)
+    d_pow = _sg.stored_derivative(_sg.item_adjoint(dy, 1, _pow), y)
     _sg.clear_item(dy, 1)
     _sg.restore_item(y, 1, stack.pop())
     d_x_item_1 = d_pow * 2 * _x_item_1
     dx = _sg.slots_like(x)
     _sg.add_at(dx, 1, d_x_item_1)
-    d_mul = _sg.item_adjoint(dy, 0, _mul)
+    d_mul = _sg.stored_derivative(_sg.item_adjoint(dy, 0, _mul), y)
     _sg.clear_item(dy, 0)
     _sg.restore_item(y, 0, stack.pop())
     d_x_item = d_mul * 2.0

@@ -1,8 +1,8 @@
 """A cast to an integer or boolean dtype truncates: the result is constant between its
 jumps, so no derivative flows through it (``x.astype(int)``, ``np.asarray(x, int)``,
-``np.array(x, dtype=bool)``); a cast to a float dtype is the identity's. ``astype(int)``
-passed the cotangent through as if the cast were the identity. Against central finite
-differences away from the jumps, in every mode."""
+``np.array(x, dtype=bool)``, a write into an integer or boolean array); a cast to a
+float dtype is the identity's. Both passed the derivative through as if the cast were
+the identity. Against central finite differences away from the jumps, in every mode."""
 
 import numpy as np
 import pytest
@@ -35,4 +35,42 @@ def astype_float(x):
 @pytest.mark.parametrize("f", [astype_int, asarray_int, array_bool, astype_float],
                          ids=lambda f: f.__name__)
 def test_casts_to_integers_carry_no_derivative(f):
+    assert np.any(check_modes(f, X) != 0.0)
+
+
+def write_into_an_integer_array(x):
+    y = np.zeros(3, dtype=int)
+    y[0] = x[0] * 10.0
+    return np.sum(y * x)
+
+
+def write_into_an_integer_array_made_like_another(x):
+    y = np.zeros_like(np.arange(3))
+    y[1] = x[1] * 7.0
+    return np.sum(y * 1.0) + x[0]
+
+
+def slice_write_into_an_integer_array(x):
+    y = np.zeros(3, dtype=np.int64)
+    y[:] = x * 10.0
+    return np.sum(y * x)
+
+
+def write_into_a_boolean_array(x):
+    y = np.zeros(3, dtype=bool)
+    y[0] = x[0]
+    return np.sum(y * x)
+
+
+def write_into_a_list_of_integers(x):
+    y = [0, 1]
+    y[0] = x[0] * 2.0      # a list keeps the float: the derivative flows
+    return y[0] * x[1]
+
+
+@pytest.mark.parametrize("f", [write_into_an_integer_array,
+                               write_into_an_integer_array_made_like_another,
+                               slice_write_into_an_integer_array, write_into_a_boolean_array,
+                               write_into_a_list_of_integers], ids=lambda f: f.__name__)
+def test_writes_into_integer_arrays_carry_no_derivative(f):
     assert np.any(check_modes(f, X) != 0.0)
