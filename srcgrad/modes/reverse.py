@@ -127,7 +127,7 @@ class ReverseMode:
                                        self.call_gives_scalar)
         self.numbers = proven_numbers(   # cotangents added with +, not item by item
             node.body, self.params if scalar_params else (), self.arrays,
-            lambda call: call_target(parsed, call, self.locals))
+            lambda call: call_target(parsed, call, self.locals), nodes)
 
     # -- facts ---------------------------------------------------------------------------
     def nodes_defining(self, name):
