@@ -71,6 +71,8 @@ def _proven(parsed, dotted):
         root = parsed.globals[head]
     except KeyError:
         return True   # a builtin
+    if head in _OWN_MODULES and _OWN_MODULES[head] is not root:
+        raise _shadowed_module(parsed, head, root)
     if _OWN_MODULES.get(head) is not root:
         return False
     obj = root
@@ -80,6 +82,18 @@ def _proven(parsed, dotted):
                 (obj.__name__ or "").split(".")[0] not in _LIBRARIES:
             return False
     return True
+
+
+def _shadowed_module(parsed, name, value):
+    """The function reads a global ``np`` (or ``math``) that is not the module: generated
+    code binds that name to the module itself, so a guard on it could never hold."""
+    module = _OWN_MODULES[name].__name__
+    node = next((n for n in syntax.walk(parsed.node)
+                 if isinstance(n, syntax.gast.Name) and n.id == name), None)
+    return parsed.error(
+        f"the global `{name}` is a {type(value).__name__} here, not the module {module}: "
+        f"srcgrad's generated code binds `{name}` to {module}, so it cannot mean anything "
+        f"else. Import {module} as `{name}` and give the other value another name", node)
 
 
 def hold(fn, guards):
