@@ -368,10 +368,11 @@ class ReverseMode:
             return self.bookkeeping.add_at(value.value.id, value.slice, syntax.name(g), state)
         if isinstance(value, (gast.Tuple, gast.List)):
             # A list's slot may have been cleared (``_sg.clear_item``) to a scalar 0.0 by
-            # an overwrite with a value of another shape: get_item gives zeros shaped like
-            # the item then.
-            template = "_sg.get_item(g, i, v)" if isinstance(value, gast.List) \
-                and self.list_items_overwritten else "g[i]"
+            # an overwrite with a value of another shape, and in a loop the adjoint may be
+            # the None slots another iteration left (``_sg.slots_like``): get_item gives
+            # zeros shaped like the item then.
+            template = "_sg.get_item(g, i, v)" if self.loop_depth > 0 or (
+                isinstance(value, gast.List) and self.list_items_overwritten) else "g[i]"
             out = []
             for i, elt in enumerate(value.elts):
                 if self.varied(stmt, elt):

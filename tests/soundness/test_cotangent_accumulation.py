@@ -169,3 +169,15 @@ def list_times_an_array(x):
 def test_numpy_arithmetic_with_a_list_operand_is_differentiated(f):
     x = np.array([0.3, 0.7, 1.1])
     np.testing.assert_allclose(sg.grad(f)(x), numeric_grad(f, [x], 0), rtol=1e-6, atol=1e-8)
+
+
+def list_display_rebound_in_a_loop(x):
+    for i in range(2):
+        b = [x[0] * i, x[1]]
+    return np.sum(np.array(b) * np.array(b)) + x[2]
+
+
+def test_a_list_display_rebound_in_a_loop():
+    """The display's cotangent is the None slots the next iteration's reset left: its
+    items are read as zeros (``b[0]`` of the slots raised a TypeError)."""
+    assert np.any(check_modes(list_display_rebound_in_a_loop) != 0.0)
