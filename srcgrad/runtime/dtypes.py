@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.runtime.adjoints import array_adjoint
+from srcgrad.runtime.shape_adjoints import array_adjoint
 from srcgrad.runtime.core import is_duck_array, zeros_like
 from srcgrad.runtime.transposes import array_adjoint_transpose
 

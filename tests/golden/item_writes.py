@@ -22,8 +22,8 @@ def item_write_grad(x):
     _mul_2 = _sg.shape_of(_mul_2)
     # Backward sweep: d_sum is the cotangent of the result
     d_sum = _sg.seed(_sum)
-    d_mul_2 = _sg.sum_adjoint(d_sum, _mul_2, None, False)
-    dy = d_mul_2 * y * 2.0
+    d_mul_2 = _sg.expand_summed(d_sum, _mul_2, None, False)
+    dy = _sg.spread_to(d_mul_2 * y * 2.0, _mul_2)
     d_mul_1 = _sg.stored_derivative(_sg.item_adjoint(dy, 2, _mul_1), y)
     _sg.clear_item(dy, 2)
     _sg.restore_item(y, 2, stack.pop())
