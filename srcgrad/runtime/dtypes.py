@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.runtime.shape_adjoints import array_adjoint
 from srcgrad.runtime.core import is_duck_array, zeros_like
+from srcgrad.runtime.shape_adjoints import array_adjoint
 from srcgrad.runtime.transposes import array_adjoint_transpose
 
 _FLOAT64 = np.dtype(np.float64)
