@@ -18,6 +18,7 @@ import numpy as np
 
 from srcgrad import runtime
 from srcgrad.api import functional as api
+from srcgrad.api.dense_callees import dense_callee
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen import loader
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
@@ -189,6 +190,10 @@ def hessian(f: Function, wrt: Wrt = api.FIRST, *,
 
     # forward mode over the generated gradient
     with_attributes(hessian_fn, source=attribute(product, "source"))
+    callee = dense_callee(fn, bound, names, "hessian", "sg.hessian",
+                          _jvp=attribute(product, "unit").jvp)
+    if callee is not None:   # what code being differentiated calls in its place
+        with_attributes(hessian_fn, __srcgrad_function__=callee)
     return derivative(hessian_fn, "srcgrad.api.higher.hessian", f, wrt=wrt, argnums=argnums)
 
 transforms.register(globals())   # sg.grad called in a differentiated function

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from srcgrad.api import dense_callees, pytree
 from srcgrad.api import functional as api
-from srcgrad.api import pytree
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
 from srcgrad.frontend import transforms
@@ -65,8 +65,10 @@ def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
         value, backward = vjp_fn(*args, **kwargs)
         return backward(pytree.ones_like(value))
 
-    with_attributes(elementwise_grad_fn, source=attribute(vjp_fn, "source"),
-                    unit=attribute(vjp_fn, "unit"))
+    unit = attribute(vjp_fn, "unit")
+    with_attributes(elementwise_grad_fn, source=attribute(vjp_fn, "source"), unit=unit)
+    _nests(elementwise_grad_fn, f, wrt, argnums, "elementwise_grad", "sg.elementwise_grad",
+           _forward=unit.forward, _backward=unit.backward)
     return derivative(elementwise_grad_fn, "srcgrad.api.jacobians.elementwise_grad", f, wrt=wrt,
                       argnums=argnums)
 
@@ -107,7 +109,25 @@ def _jacobian(f, wrt, mode):
     # (``jacobian`` picks by the shapes of each call).
     jacobian_fn.source = "\n\n".join(
         derivative_fn.source for derivative_fn in (forward, backward) if derivative_fn)
+    what = {None: "sg.jacobian", "forward": "sg.jacfwd", "reverse": "sg.jacrev"}[mode]
+    if mode == "reverse":
+        unit = attribute(backward, "unit")
+        _nests(jacobian_fn, f, wrt, None, "jacrev", what, _forward=unit.forward,
+               _backward=unit.backward)
+    else:
+        _nests(jacobian_fn, f, wrt, None, "jacobian", what, _jvp=attribute(forward, "unit").jvp)
     return jacobian_fn
+
+
+def _nests(function, f, wrt, argnums, role, what, **functions):
+    """Give ``function`` the generated function that code being differentiated calls in
+    its place (``api.dense_callees``), when there is one."""
+    fn, bound = api._target(f)
+    names = api.resolve_wrt(fn, api.wrt_or_argnums(wrt, argnums), bound)
+    names = (names,) if isinstance(names, str) else tuple(names)
+    callee = dense_callees.dense_callee(fn, bound, names, role, what, **functions)
+    if callee is not None:
+        with_attributes(function, __srcgrad_function__=callee)
 
 
 def _float_tree(tree, name):

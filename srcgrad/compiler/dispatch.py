@@ -166,8 +166,9 @@ def _derivative(func, inputs, kwargs, owner_slot):
         primal = getattr(func.recipe.primal, "__qualname__", repr(func.recipe.primal))
         raise TransformError(
             f"srcgrad cannot differentiate through sg.{builder}({primal}) called inside a "
-            "function being differentiated (yet); sg.grad, sg.value_and_grad, sg.jvp and "
-            "sg.hvp of a function without defaults or *args can be", *_user_location())
+            "function being differentiated (yet); sg.grad, sg.value_and_grad, sg.jvp, "
+            "sg.hvp, and sg.jacobian, sg.hessian or sg.elementwise_grad w.r.t. one argument, "
+            "of a function without defaults or *args can be", *_user_location())
     return _resolve(target, inputs, kwargs, owner_slot)
 
 

@@ -11,9 +11,10 @@ from srcgrad import syntax
 from srcgrad.syntax import gast
 
 LIFTED = ("grad", "value_and_grad", "jvp", "hvp", "gradients_function",
-          "value_and_gradients_function")
-REFUSED = ("vjp", "jacobian", "jacfwd", "jacrev", "hessian", "elementwise_grad",
-           "make_vjp", "implicit_gradients", "implicit_value_and_gradients")
+          "value_and_gradients_function", "jacobian", "jacfwd", "jacrev", "hessian",
+          "elementwise_grad")
+REFUSED = ("vjp", "make_vjp", "implicit_gradients", "implicit_value_and_gradients")
+# (``vjp`` returns a function: ``normalize.nested_vjp`` lowers it to its two sweeps)
 
 
 def transform_name(parsed, func):

@@ -22,10 +22,12 @@ them), with the enclosing function's globals and closure cells; it and ``inner_g
 are bound in the generated code's globals (``ParsedFunction.injected``). When an option
 is not a literal, the call ``sg.grad(inner_lifted, wrt=W)`` stays, and the derivative is
 resolved when it is called (``srcgrad.compiler.dispatch``). ``sg.grad``, ``value_and_grad``,
-``jvp``, ``hvp`` (nested in one another too: ``sg.grad(sg.grad(inner))``) and the eager
-``gradients_function`` / ``value_and_gradients_function`` (``params`` moved likewise) are
-lifted; other transformations of a local function, and a derivative used other than by
-calling it, are refused at their line.
+``jvp``, ``hvp``, the dense ``jacobian`` / ``jacfwd`` / ``jacrev`` / ``hessian`` /
+``elementwise_grad`` (written as generated code: ``api.dense_callees``), nested in one
+another too (``sg.grad(sg.grad(inner))``), and the eager ``gradients_function`` /
+``value_and_gradients_function`` (``params`` moved likewise) are lifted; ``sg.vjp`` is
+lowered to its two sweeps first (``nested_vjp``); other transformations of a local
+function, and a derivative used other than by calling it, are refused at their line.
 """
 
 from __future__ import annotations
@@ -66,8 +68,8 @@ def lift_local_derivatives(parsed, namer):
         if refused:
             raise parsed.error(
                 f"`sg.{refused[0]}` of a local function called inside a function being "
-                "differentiated is not supported; use sg.grad, sg.value_and_grad, sg.jvp, "
-                "sg.hvp or a gradients_function, or take it of a module-level function",
+                "differentiated is not supported; use sg.grad, sg.value_and_grad, sg.vjp, "
+                "sg.jvp, sg.hvp, sg.jacobian, sg.hessian or a gradients_function",
                 call)
         key = id(root) if isinstance(root, gast.Lambda) else root.id
         if key not in lifted:

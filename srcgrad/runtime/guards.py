@@ -20,8 +20,9 @@ import numpy as np
 from srcgrad.errors import TransformError
 from srcgrad.runtime.core import is_duck_array
 
-__all__ = ["check_array_attribute", "check_array_types", "escape_count", "escaped", "readonly",
-           "refuse_if_escaped", "refuse_read_back", "set_attribute", "unsuppressed"]
+__all__ = ["check_array_attribute", "check_array_types", "dense_basis", "dense_shape",
+           "escape_count", "escaped", "readonly", "refuse_if_escaped", "refuse_read_back",
+           "set_attribute", "unsuppressed"]
 
 _NDARRAY = np.ndarray
 _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow__",
@@ -48,6 +49,7 @@ def check_array_types(*args):
                 "np.asarray(value) and write matrix products with `@`")
 
 
+<<<<<<< HEAD
 def check_array_attribute(x, name):
     """Raise a TransformError unless ``x.name`` is an array's attribute (``.T``,
     ``.shape``, ``.real``, ...), as the rules read it: an object of another kind (a
@@ -61,6 +63,28 @@ def check_array_attribute(x, name):
         f"srcgrad reads .{name} as an array's attribute, but here it is the attribute of "
         f"a {type(x).__qualname__}: a field with that name is not differentiated. Rename "
         "the field")
+=======
+def dense_shape(x, what):
+    """The shape of ``x``, an argument or output of a dense derivative written as
+    generated code (``api.dense_callees``): a number or an ndarray, not a pytree."""
+    if type(x) in (float, int, bool) or isinstance(x, (np.ndarray, np.generic)):
+        return np.shape(x)
+    raise TypeError(f"{what} called inside a function being differentiated takes and "
+                    f"returns arrays; got a {type(x).__name__} (a pytree is not supported "
+                    "there)")
+
+
+def dense_basis(x, what):
+    """The unit vectors of ``x``'s elements, each shaped like ``x`` and in its float
+    dtype: what a dense derivative written as generated code loops over."""
+    shape = dense_shape(x, what)
+    size = int(np.prod(shape, dtype=int))
+    if size == 0:
+        raise TypeError(f"{what} called inside a function being differentiated needs "
+                        "an argument with elements; got an empty array")
+    dtype = np.asarray(x).dtype if np.asarray(x).dtype.kind in "fc" else np.float64
+    return np.reshape(np.eye(size, dtype=dtype), (size,) + shape)
+>>>>>>> 2d6618c (Nested differentiation: sg.vjp, sg.jacobian, jacfwd, jacrev, sg.hessian and sg.elementwise_grad called inside a function being differentiated, in both outer modes. The dense ones keep, as the function code being differentiated calls in their place (and sg.grad(sg.jacobian(f)) differentiates), their loop over basis vectors written as generated code calling the generated jvp / backward sweep (api.dense_callees), for one argument of a plain function; normalize.nested_vjp lowers value, pullback = sg.vjp(f)(y) to the unit's forward sweep and pullback(ct) to its backward sweep. Local functions and lambdas are lifted as for sg.grad (no perturbation confusion: d/dx [x * d/dy (x + y)] = 1 for each); a Jacobian w.r.t. several arguments and make_vjp stay refused at the user's line)
 
 
 @functools.cache

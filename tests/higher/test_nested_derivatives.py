@@ -19,7 +19,8 @@ def outer_derivatives(f, x):
 @pytest.mark.parametrize("f", [p.siskind_pearlmutter, p.siskind_pearlmutter_lambda,
                                p.siskind_pearlmutter_bound,
                                p.siskind_pearlmutter_value_and_grad,
-                               p.siskind_pearlmutter_option_at_run_time])
+                               p.siskind_pearlmutter_option_at_run_time,
+                               p.local_jacobian, p.local_elementwise_grad])
 @pytest.mark.parametrize("x", [-2.0, 0.0, 0.7, 5.0])
 def test_no_perturbation_confusion(f, x):
     for derivative in outer_derivatives(f, x):
@@ -105,9 +106,8 @@ def test_generated_code_calls_the_inner_derivative_with_the_enclosing_variable()
 
 
 @pytest.mark.parametrize("f, construct, line", [
-    (p.local_jacobian, "`sg.jacobian` of a local function", "return sg.jacobian(inner)(x)"),
-    (p.local_elementwise_grad, "`sg.elementwise_grad` of a local function",
-     "return sg.elementwise_grad(inner)(x)"),
+    (p.local_make_vjp, "`sg.make_vjp` of a local function",
+     "return tfe.make_vjp(inner)(x)[0]"),
     (p.escaping_derivative, "is used as a value", "return [sg.grad(inner)]"),
     (p.shadowed, "bound again", "return derivative(x)"),
 ])
@@ -123,5 +123,5 @@ def test_a_transformation_run_in_python_is_refused_at_the_call():
         sg.grad(p.global_jacobian)(0.7)
     message = str(error.value)
     assert "sg.jacobian(curvature)" in message
-    assert "nested_programs.py" in message and "return sg.jacobian(curvature)(0.5, a) * a" \
-        in message
+    assert "nested_programs.py" in message and \
+        "return sg.jacobian(curvature, wrt=(0, 1))(0.5, a)[1] * a" in message

@@ -127,6 +127,8 @@ USES = {
     rt.zeros_like: lambda x: _total(rt.zeros_like(x)),
     rt.slots_like: lambda x: _total(rt.slots_like(x)),
     rt.seed: lambda x: float(rt.seed(np.sum(x))),
+    rt.dense_basis: lambda x: _total(rt.dense_basis(x * 2.0, "sg.jacobian")),
+    rt.dense_shape: lambda x: _total(rt.dense_shape(x * 2.0, "sg.jacobian")),
     rt.ones_seed: lambda x: _total(rt.ones_seed((x * 2.0, np.sum(x)))),
     rt.sign: lambda x: _total(rt.sign(x - 0.5)),
     rt.balanced_eq: lambda x: _total(rt.balanced_eq(x, np.maximum(x, 0.5), 0.5)),
