@@ -40,6 +40,8 @@ LOCATION_SCALE = {
         "df": "(_sg.digamma((df + 1) / 2) - _sg.digamma(df / 2) - 1 / df "
               "- np.log1p({z} ** 2 / df) + (df + 1) * {z} ** 2 / (df * (df + {z} ** 2))) / 2"}),
     "gamma": (("a",), "(a - 1) / {z} - 1", {"a": "np.log({z}) - _sg.digamma(a)"}),
+    "chi2": (("df",), "(df / 2 - 1) / {z} - 0.5", {
+        "df": "(np.log({z} / 2) - _sg.digamma(df / 2)) / 2"}),
     "beta": (("a", "b"), "(a - 1) / {z} - (b - 1) / (1 - {z})", {
         "a": "np.log({z}) - _sg.digamma(a) + _sg.digamma(a + b)",
         "b": "np.log1p(-{z}) - _sg.digamma(b) + _sg.digamma(a + b)"}),

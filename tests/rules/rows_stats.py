@@ -23,6 +23,8 @@ FAMILIES = {
     "t": (normal(4), (uniform(2.0, 6.0),), uniform(-0.5, 0.5), uniform(0.8, 1.5)),
     "gamma": (uniform(0.6, 3.0, 4), (uniform(1.5, 3.0),), uniform(-0.5, 0.4),
               uniform(0.8, 1.5)),
+    "chi2": (uniform(0.6, 3.0, 4), (uniform(2.5, 5.0),), uniform(-0.5, 0.4),
+             uniform(0.8, 1.5)),
     "beta": (uniform(0.1, 0.9, 4), (uniform(1.5, 3.0), uniform(1.5, 3.0)),
              uniform(-0.05, 0.0), uniform(1.05, 1.2)),
 }
