@@ -34,6 +34,9 @@ def transform_name(parsed, func):
 
 
 _TABLE: dict[int, str] = {}   # id of a srcgrad transformation -> its name
+_BY_NAME: dict[str, object] = {}   # name -> the first transformation registered under it
+_TAPES: set[int] = set()      # ids of the GradientTape classes (``eager``, ``tfe``)
+_CONSTANTS: set[int] = set()  # ids of ``sg.constant`` (and ``tfe.constant``)
 _KEPT: list = []              # the functions themselves: their ids stay theirs
 
 
@@ -46,12 +49,36 @@ def register(namespace):
         function = namespace.get(name)
         if function is not None:
             _TABLE[id(function)] = name
+            _BY_NAME.setdefault(name, function)
             _KEPT.append(function)
+    tape = namespace.get("GradientTape")
+    if isinstance(tape, type):
+        _TAPES.add(id(tape))
+        _KEPT.append(tape)
+    constant = namespace.get("constant")
+    if callable(constant) and namespace.get("__name__", "").startswith("srcgrad."):
+        _CONSTANTS.add(id(constant))
+        _KEPT.append(constant)
 
 
 def is_transform(obj):
     """Is ``obj`` one of srcgrad's transformations (``sg.grad``...)?"""
     return id(obj) in _TABLE
+
+
+def named(name):
+    """The transformation registered as ``name`` (``"elementwise_grad"``), or None."""
+    return _BY_NAME.get(name)
+
+
+def is_constant(obj):
+    """Is ``obj`` ``sg.constant``?"""
+    return id(obj) in _CONSTANTS
+
+
+def is_tape(obj):
+    """Is ``obj`` srcgrad's ``GradientTape`` class (or ``tfe``'s)?"""
+    return id(obj) in _TAPES
 
 
 def lambdas_given_to_transforms(parsed):

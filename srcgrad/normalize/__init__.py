@@ -41,10 +41,12 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
     from srcgrad.normalize.nested_derivatives import lift_local_derivatives
+    from srcgrad.normalize.nested_tapes import lower_nested_tapes
     from srcgrad.normalize.nested_vjp import lower_nested_vjps
     from srcgrad.normalize.sequence_operands import convert_sequence_operands
 
     node = parsed.node
+    lower_nested_tapes(parsed, namer)
     lower_nested_vjps(parsed, namer)
     lift_local_derivatives(parsed, namer)
     convert_sequence_operands(parsed)

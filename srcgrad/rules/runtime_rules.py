@@ -19,8 +19,8 @@ from srcgrad.rules.registry import defadjoint, defelementwise, definplace, defli
 
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
            rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
-           rt.read_constant, rt.ones_seed, rt.zip_length, rt.check_array_types,
-           rt.check_array_attribute, rt.dense_basis, rt.dense_shape,
+           rt.read_constant, rt.constant_value, rt.ones_seed, rt.zip_length,
+           rt.check_array_types, rt.check_array_attribute, rt.dense_basis, rt.dense_shape,
            rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
            rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of,
            rt.is_duck_array)

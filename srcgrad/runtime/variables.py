@@ -19,7 +19,8 @@ import numpy as np
 from srcgrad.runtime.core import _NDARRAY
 
 __all__ = ["COLLECT", "ConstantBase", "NoneResultError", "VariableBase", "collecting",
-           "ones_seed", "read_constant", "read_variable", "variable_cotangent"]
+           "constant_value", "ones_seed", "read_constant", "read_variable",
+           "variable_cotangent"]
 
 
 class VariableBase:
@@ -56,6 +57,17 @@ def read_variable(obj):
     if isinstance(obj, ConstantBase):
         return obj._value
     return obj
+
+
+def constant_value(value):
+    """``sg.constant(value)`` called in code being differentiated: the value it would
+    hold, and a constant there (a new Tensor is connected to nothing, as when it runs
+    eagerly)."""
+    if isinstance(value, (ConstantBase, VariableBase)):
+        return value._value
+    if isinstance(value, (bool, int, float, complex)):
+        return np.asarray(value)[()]
+    return value if type(value) is _NDARRAY else np.asarray(value)
 
 
 def read_constant(obj):

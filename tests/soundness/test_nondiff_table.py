@@ -21,6 +21,7 @@ load_optional_rows()   # walk SciPy's rows too
 EXEMPT = {
     rt.stop_gradient: "the user's explicit request for no derivative",
     rt.read_constant: "the value of an sg.constant: a constant by declaration",
+    rt.constant_value: "sg.constant(v) in differentiated code: a constant by declaration",
     rt.check_array_types: "returns None (a guard)",
     rt.check_array_attribute: "returns None (a guard)",
     rt.truncates: "whether a dtype is an integer or boolean one (no value in it)",
@@ -190,5 +191,6 @@ def test_method_is_locally_constant(method):
 def test_exempt_rows():
     assert rt.stop_gradient(X) is X
     assert type(rt.read_constant(sg.constant(X))) is np.ndarray
+    assert rt.constant_value(X) is X and rt.constant_value(sg.constant(X)) is X
     assert rt.check_array_types(X, 1.0) is None
     assert isinstance(str(X), str) and isinstance(repr(X), str)
