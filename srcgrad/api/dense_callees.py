@@ -82,8 +82,18 @@ def dense_callee(fn, bound, names, role, what, **functions):
     params = list(code.co_varnames[:code.co_argcount])
     if names[0] not in params or any(p.startswith(("_dense", "_sg", "np")) for p in params):
         return None
+    # One per generated derivative it calls: ``sg.jacobian(f)`` made again where the
+    # function being differentiated runs gets the same callee, compiled once.
+    made = next(iter(functions.values())).__dict__.setdefault("dense_callees", {})
+    key = (role, what, names[0], tuple(params))
+    if key not in made:
+        made[key] = _generate(fn, params, names[0], role, what, functions)
+    return made[key]
+
+
+def _generate(fn, params, x, role, what, functions):
     _, body, result = _LOOPS[role]
-    fields = {"x": names[0], "args": ", ".join(params), "what": what}
+    fields = {"x": x, "args": ", ".join(params), "what": what}
     lines = [line.format(**fields) for line in body] + [f"return {result.format(**fields)}"]
     name = f"{fn.__name__}_{what.split('.')[-1]}".replace("<lambda>", "lambda_")
     source = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in lines)

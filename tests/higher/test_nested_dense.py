@@ -94,3 +94,12 @@ def test_a_pytree_argument_is_refused_when_it_runs():
     with pytest.raises(TypeError, match="sg.jacobian called inside a function being "
                                         "differentiated takes and returns arrays"):
         sg.grad(f)(0.5)
+
+
+def test_a_dense_derivative_made_again_calls_the_same_generated_function():
+    """Made where the function being differentiated runs (a module-level function's
+    Jacobian is resolved there), it must not be generated and compiled anew each call."""
+    first = sg.jacobian(p.weighted_square, wrt=1).__srcgrad_function__
+    assert sg.jacobian(p.weighted_square, wrt=1).__srcgrad_function__ is first
+    assert sg.hessian(p.curvature).__srcgrad_function__ is \
+        sg.hessian(p.curvature).__srcgrad_function__
