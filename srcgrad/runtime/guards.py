@@ -49,7 +49,6 @@ def check_array_types(*args):
                 "np.asarray(value) and write matrix products with `@`")
 
 
-<<<<<<< HEAD
 def check_array_attribute(x, name):
     """Raise a TransformError unless ``x.name`` is an array's attribute (``.T``,
     ``.shape``, ``.real``, ...), as the rules read it: an object of another kind (a
@@ -63,7 +62,8 @@ def check_array_attribute(x, name):
         f"srcgrad reads .{name} as an array's attribute, but here it is the attribute of "
         f"a {type(x).__qualname__}: a field with that name is not differentiated. Rename "
         "the field")
-=======
+
+
 def dense_shape(x, what):
     """The shape of ``x``, an argument or output of a dense derivative written as
     generated code (``api.dense_callees``): a number or an ndarray, not a pytree."""
@@ -84,7 +84,6 @@ def dense_basis(x, what):
                         "an argument with elements; got an empty array")
     dtype = np.asarray(x).dtype if np.asarray(x).dtype.kind in "fc" else np.float64
     return np.reshape(np.eye(size, dtype=dtype), (size,) + shape)
->>>>>>> 2d6618c (Nested differentiation: sg.vjp, sg.jacobian, jacfwd, jacrev, sg.hessian and sg.elementwise_grad called inside a function being differentiated, in both outer modes. The dense ones keep, as the function code being differentiated calls in their place (and sg.grad(sg.jacobian(f)) differentiates), their loop over basis vectors written as generated code calling the generated jvp / backward sweep (api.dense_callees), for one argument of a plain function; normalize.nested_vjp lowers value, pullback = sg.vjp(f)(y) to the unit's forward sweep and pullback(ct) to its backward sweep. Local functions and lambdas are lifted as for sg.grad (no perturbation confusion: d/dx [x * d/dy (x + y)] = 1 for each); a Jacobian w.r.t. several arguments and make_vjp stay refused at the user's line)
 
 
 @functools.cache
