@@ -95,7 +95,6 @@ class ReverseMode:
         self._call_infos = {}     # id(call node) -> CallInfo (see call_info)
         self._defining = None     # name -> the CFG nodes assigning it (nodes_defining)
         nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]   # walked once
-        self._passed_whole = None   # see may_hold_structure
         self.arrays = proven_arrays(node.body, self.params,
                                     lambda call: call_target(parsed, call, self.locals), nodes)
         self.eager = eager   # Variable reads are differentiable sources
@@ -176,18 +175,6 @@ class ReverseMode:
                 info = dataclasses.replace(info, kind="user", target=specialized)
             self._call_infos[id(call)] = info
         return info
-
-    def may_hold_structure(self, name):
-        """May ``name`` hold a tuple, list or dict that this function never takes apart,
-        only passes whole to callees (``t = make(x); use(t); use(t)``)? Their cotangents
-        of it are then structures too, to be added item by item."""
-        if self._passed_whole is None:
-            self._passed_whole = {
-                arg.id for call in syntax.walk(self.node) if isinstance(call, gast.Call)
-                and self.call_info(call).kind in ("user", "dynamic")
-                for arg in list(call.args) + [kw.value for kw in call.keywords]
-                if isinstance(arg, gast.Name)}
-        return name in self._passed_whole and name not in self.arrays
 
     def call_gives_scalar(self, call, is_scalar_atom):
         """Does this call surely return a scalar (given which atoms are scalars)?"""
