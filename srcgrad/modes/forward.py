@@ -194,9 +194,10 @@ class ForwardMode:
         expr = self.operation_tangent(stmt, target, value, state)
         if expr is None:
             return None
-        if isinstance(expr, gast.Name) and self.writes_in_place:
-            # An identity tangent (``x - c``) is its operand's buffer, maybe a view of an
-            # array written in place later while this primal is a new array: a copy.
+        if self.writes_in_place and _may_be_operand_buffer(expr):
+            # An identity tangent (``x - c``, or ``c + x`` whose tangent is ``x_dot``
+            # broadcast only when shapes differ) is its operand's buffer, maybe a view of
+            # an array written in place later while this primal is a new array: a copy.
             return syntax.quote_expr("_sg.snapshot(d)", d=expr), False
         return expr, isinstance(expr, gast.Name)
 
@@ -521,6 +522,16 @@ class ForwardMode:
                 state.tangents[target] = False
             state.defined.add(target)
         return self.block(body, state)
+
+
+def _may_be_operand_buffer(expr):
+    """Is the tangent ``expr`` an operand's tangent itself (a name, or
+    ``_sg.broadcast_tangent(x_dot, ans)``, which returns ``x_dot`` when no broadcast is
+    needed)?"""
+    if isinstance(expr, gast.Name):
+        return True
+    return isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute) \
+        and expr.func.attr == "broadcast_tangent" and isinstance(expr.args[0], gast.Name)
 
 
 def _writes_in_place(node):
