@@ -87,7 +87,7 @@ def follow_aliased_writes(body, params, parsed, namer):
                 continue   # not read again before it is rebound
             if facts.same_object(stmt, name, other):
                 after.setdefault(id(stmt), []).extend(_rebind(other, name, kind, namer))
-            elif _follows_view(stmt, name, other, facts, namer, before, after):
+            elif _follows_view(stmt, name, other, kind, facts, namer, before, after):
                 # written back into: the caller's array is not
                 private.update(p for p in params if p in facts.affected_by(other))
             else:
@@ -112,14 +112,21 @@ def _rebind(other, written, kind, namer):
             gast.If(test=syntax.name(flag), body=[rebind], orelse=[])]
 
 
-def _follows_view(stmt, written, other, facts, namer, before, after):
+def _follows_view(stmt, written, other, kind, facts, namer, before, after):
     """A view and its base kept in step, if ``other`` is a sure view of ``written``
     (``v = w[1:]``: ``v = w[1:]`` again after the write) or ``written`` a sure
     subscript view of ``other`` (``w[1:] = v`` after the write through ``v``), each
-    when the view really is one at run time (``w[0]`` of a vector is a number)."""
+    when the view really is one at run time (``w[0]`` of a vector is a number).
+
+    After ``w += x`` (kind ``inplace``) the generated code rebinds ``w`` to a new array:
+    a view is taken again only from ``w`` itself, never from another name of the old
+    array (``p0 = p; h = p[1]; p0 += 1.2``: ``p`` holds the old values; the guard
+    refuses that when the array is really shared)."""
     view, base = other, written
     found = facts.view_through_copies(stmt, view, base)   # (v = k[1]; y = k; y[0] = ...)
     expr = found[1] if found is not None else None
+    if expr is not None and kind == "inplace" and _root_name(expr) != written:
+        expr = None
     if expr is None:
         view, base = written, other
         expr = facts.view_of(stmt, view, base)
@@ -144,6 +151,13 @@ def _follows_view(stmt, written, other, facts, namer, before, after):
     after.setdefault(id(stmt), []).append(gast.If(test=syntax.name(flag), body=update,
                                                   orelse=[]))
     return True
+
+
+def _root_name(expr):
+    """``m`` for ``m[0]``, ``m.T``, ``m[0][1:]``; None when no name is at the root."""
+    while isinstance(expr, (gast.Subscript, gast.Attribute)):
+        expr = expr.value
+    return expr.id if isinstance(expr, gast.Name) else None
 
 
 def _guard(written, other, kind, stmt, owned=True):
