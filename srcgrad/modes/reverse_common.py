@@ -49,17 +49,24 @@ def list_names(body, nodes=None):
     for node in nodes:
         if isinstance(node, gast.Call) and list_growth(node):
             found.add(node.func.value.id)
-        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
-            value = node.value
-            if isinstance(value, gast.List):
-                found.add(node.targets[0].id)
-                continue
-            sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
-                and isinstance(value.op, gast.Add) else [value]
-            names = [side.id for side in sides if isinstance(side, gast.Name)]
-            if len(names) == len(sides):   # lst + arr is NumPy's sum: both sides lists
-                bindings.append((node.targets[0].id, names))
+        _note_binding(node, gast.List, found, bindings)
     return _closure(found, bindings)   # ``c = a + b`` and ``c = a`` on lists give lists
+
+
+def _note_binding(node, display, found, bindings):
+    """For ``t = <display>`` add ``t`` to ``found``; for ``t = a`` or ``t = a + b`` (names)
+    add ``(t, [a, b])`` to ``bindings``: ``t`` is of the kind when all of them are."""
+    if not (isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name)):
+        return
+    value = node.value
+    if isinstance(value, display):
+        found.add(node.targets[0].id)
+        return
+    sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
+        and isinstance(value.op, gast.Add) else [value]
+    names = [side.id for side in sides if isinstance(side, gast.Name)]
+    if len(names) == len(sides):   # lst + arr is NumPy's sum: both sides lists
+        bindings.append((node.targets[0].id, names))
 
 
 def _nodes_of(body):
@@ -101,16 +108,7 @@ def sequence_names(body, lists, nodes=None):
     nodes = _nodes_of(body) if nodes is None else nodes
     found, bindings = set(lists), []
     for node in nodes:
-        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
-            value = node.value
-            if isinstance(value, gast.Tuple):
-                found.add(node.targets[0].id)
-                continue
-            sides = [value.left, value.right] if isinstance(value, gast.BinOp) \
-                and isinstance(value.op, gast.Add) else [value]
-            names = [side.id for side in sides if isinstance(side, gast.Name)]
-            if len(names) == len(sides):   # lst + arr is NumPy's sum: both sides lists
-                bindings.append((node.targets[0].id, names))
+        _note_binding(node, gast.Tuple, found, bindings)
     return _closure(found, bindings)
 
 

@@ -25,7 +25,7 @@ never bound by the backward sweep and read by no nested function, lambda or gene
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.optimize.shape_saves import shape_argument
+from srcgrad.optimize.shape_saves import reads_by_role
 from srcgrad.syntax import gast
 
 READ_VARIABLE = "_sg.read_variable"
@@ -66,16 +66,7 @@ def release_shapes(forward, backward, keep=()):
 
 def _shape_only_reads(backward):
     """Names that ``backward`` reads, each read being a shape argument."""
-    shapes, others = set(), set()
-    templates = set()
-    for node in syntax.walk(gast.Module(body=backward, type_ignores=[])):
-        if isinstance(node, gast.Call):
-            argument = shape_argument(node)
-            if isinstance(argument, gast.Name):
-                templates.add(id(argument))
-        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            (shapes if id(node) in templates else others).add(node.id)
-    # (a call's arguments are walked after the call itself, so templates are known)
+    shapes, others = reads_by_role(backward)
     return shapes - others
 
 

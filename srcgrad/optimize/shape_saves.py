@@ -51,16 +51,23 @@ def _shape_only(backward):
             (restored if plain else other_restores).add(stmt.saved)
     if not restored:
         return set()
-    templates, reads = set(), set()
+    _, other_reads = reads_by_role(backward)
+    return restored - other_restores - other_reads
+
+
+def reads_by_role(backward):
+    """``(shape reads, other reads)``: the names ``backward`` reads as a shape argument
+    (``_sg.unbroadcast(g, x)``'s ``x``), and those it reads in any other way."""
+    shapes, others, templates = set(), set(), set()
     for node in syntax.walk(gast.Module(body=backward, type_ignores=[])):
         if isinstance(node, gast.Call):
             argument = shape_argument(node)
             if isinstance(argument, gast.Name):
                 templates.add(id(argument))
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            reads.add(node)
-    other_reads = {n.id for n in reads if id(n) not in templates}
-    return restored - other_restores - other_reads
+            (shapes if id(node) in templates else others).add(node.id)
+    # (a call's arguments are walked after the call itself, so templates are known)
+    return shapes, others
 
 
 def save_shapes(forward, backward):
