@@ -97,13 +97,27 @@ def proven_numbers(body, numbers, arrays, call_target, nodes=None):
     never a Python int (a float literal, an array, a product with one, a quotient).
     """
     values, others = _simple_assignments(body, (), nodes)
-    known = set(numbers) | set(arrays)
+    arrays = set(arrays)
+    known = set(numbers) | arrays
     candidates = set(values) - others - known
-    inexact = set(arrays) | _greatest(candidates, values, lambda value, found: (
-        _builds_number(value, found | known, found | set(arrays), call_target,
+    inexact = arrays | _greatest(candidates, values, lambda value, found: (
+        _builds_number(value, _Either(found, known), _Either(found, arrays), call_target,
                        want_inexact=True)))
     return known | _greatest(candidates, values, lambda value, found: (
-        _builds_number(value, found | known, inexact, call_target)))
+        _builds_number(value, _Either(found, known), inexact, call_target)))
+
+
+class _Either:
+    """Membership in either of two sets, without copying them (``found`` shrinks while
+    ``_greatest`` runs: a union built per value checked made it quadratic)."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+    def __contains__(self, name):
+        return name in self.first or name in self.second
 
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod, gast.Pow,
