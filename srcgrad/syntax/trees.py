@@ -1,0 +1,133 @@
+"""Walk and copy gast trees: every node (``walk``), the names under a node (``names_in``),
+every statement of nested blocks (``statements``), line numbers (``set_line``,
+``line_of``) and deep copies (``clone``).
+"""
+
+from __future__ import annotations
+
+import gast
+
+
+def walk(node):
+    """Every node of the tree ``node`` (itself first), breadth-first as ``gast.walk``
+    yields them, as a list (several times faster than ``gast.walk``). Expression
+    contexts (the ``ctx`` of a ``Name``) are left out: they hold nothing."""
+    nodes = [node]
+    append, ast_class = nodes.append, gast.AST
+    fields_of = _CHILD_FIELDS
+    for current in nodes:   # the list grows while it is read: breadth-first
+        kind = type(current)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+        for field in fields:
+            value = getattr(current, field, None)
+            if type(value) is list:
+                for item in value:   # (a loop: lists here are short, a generator costs more)
+                    if isinstance(item, ast_class):
+                        append(item)
+            elif isinstance(value, ast_class):
+                append(value)
+    return nodes
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}   # node class -> the fields that may hold nodes
+
+
+_LEAF_FIELDS = {"ctx", "id", "attr", "type_comment", "kind"}
+
+
+def names_in(node, ctx=None):
+    """Ids of the ``Name`` nodes under ``node`` (optionally only Load or Store ones), in
+    ``walk``'s order (the walk without its list of every node)."""
+    found, nodes = [], [node]
+    append, ast_class, name_class, fields_of = nodes.append, gast.AST, gast.Name, _CHILD_FIELDS
+    for current in nodes:
+        kind = type(current)
+        if kind is name_class:
+            if ctx is None or isinstance(current.ctx, ctx):
+                found.append(current.id)
+            if current.annotation is None:
+                continue
+        elif kind is gast.Constant:
+            continue
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+        for field in fields:
+            value = getattr(current, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast_class):
+                        append(item)
+            elif isinstance(value, ast_class):
+                append(value)
+    return found
+
+
+def statements(body):
+    """Every statement of ``body``, those of nested blocks (``body``, ``orelse``,
+    ``finalbody``) included, in order."""
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and isinstance(stmt, gast.stmt):
+                yield from statements(inner)
+
+
+def loaded_names(node):
+    return names_in(node, gast.Load)
+
+
+def set_line(nodes, lineno):
+    """Stamp ``lineno`` (the user's line) on statements that do not have one yet."""
+    todo = list(nodes) if isinstance(nodes, list) else [nodes]
+    while todo:   # statements nest only in lists of statements, handlers and cases
+        node = todo.pop()
+        if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
+            node.lineno = lineno
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                todo.extend(v for v in value if isinstance(v, _STATEMENT_HOLDERS))
+    return nodes
+
+
+_STATEMENT_HOLDERS = (gast.stmt, gast.excepthandler, gast.match_case)
+
+
+def line_of(node, default=None):
+    return getattr(node, "lineno", None) or default
+
+
+# Copied by copying their fields: a Name's context (Load, Store...) holds nothing and is
+# shared (so is every context), a Constant's value is not a node; a parameter's Name
+# with an annotation is copied field by field.
+_LEAVES = frozenset({gast.Name, gast.Constant})
+
+
+_CONTEXT = gast.expr_context
+
+
+def clone(node):
+    """A deep copy of a gast tree (or list of trees), keeping every attribute (line
+    numbers and the compiler's own marks); faster than ``copy.deepcopy``."""
+    if isinstance(node, list):
+        return [clone(item) for item in node]
+    kind = type(node)
+    if kind in _LEAVES and node.__dict__.get("annotation") is None:
+        new = kind.__new__(kind)
+        new.__dict__.update(node.__dict__)
+        return new
+    if not isinstance(node, gast.AST):
+        return node
+    new = kind.__new__(kind)
+    fields = new.__dict__
+    for key, value in node.__dict__.items():
+        if isinstance(value, gast.AST) and not isinstance(value, _CONTEXT):
+            value = clone(value)
+        elif type(value) is list:
+            value = [clone(item) if isinstance(item, gast.AST) else item for item in value]
+        fields[key] = value
+    return new
