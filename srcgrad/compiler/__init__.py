@@ -11,6 +11,7 @@ The stages it runs are packages of their own (``frontend``, ``normalize``, ``ana
 - ``unit_cache``    compiled units in memory, keyed by function, kind, ``wrt``, guards
 - ``cache``, ``cache_keys``  generated code on disk, keyed by whole code objects
 - ``dispatch``      calls through values, resolved when they run
+- ``call_wrappers`` the small generated functions those calls go through
 - ``entry_points``  what the runtime calls back for those (registered with it on load:
                     ``srcgrad.runtime`` never imports the compiler)
 - ``debug``         tracebacks that name the user's line; the NaN/inf check

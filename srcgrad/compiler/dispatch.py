@@ -17,6 +17,8 @@ a parameter, ``FNS[0](x)``, ``xp.sum(x)`` with ``xp`` not proven an ndarray,
   Python function (the object is its first argument);
 - anything else: a ``MissingRuleError`` naming it.
 
+The wrappers' source is made and loaded in ``compiler.call_wrappers``.
+
 Before: ``fn`` is ``np.tanh`` at run time::
 
     y, fn_saved = _sg.dynamic_forward(fn, False, x)
@@ -27,28 +29,27 @@ backward is the ``np.tanh`` row of the rule table.
 
 from __future__ import annotations
 
-import builtins
 import dataclasses
 import functools
 import inspect
-import itertools
-import linecache
 import sys
-import threading
 import types
 
 import numpy as np
 
 from srcgrad.codegen import pickling
+from srcgrad.compiler.call_wrappers import (
+    _ArrayMethod,
+    _backward_wrapper,
+    _forward_wrapper,
+    _unit_wrapper,
+    _wrapper,
+)
 from srcgrad.errors import MissingRuleError, TransformError
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
 
-# (callee, positional count, keyword names) -> wrapper function
-_WRAPPERS: dict[tuple, types.FunctionType] = {}
-_LOCK = threading.Lock()
-_COUNTER = itertools.count()
 _ARRAY_TYPES = (np.ndarray, np.generic)
 # Methods whose outputs are locally constant in the object's values (``tolist`` carries
 # them: no derivative is assumed for it here).
@@ -230,43 +231,6 @@ def _dispatched_backward(func, inputs, kwargs):
     return Callee(wrapper, (saved, g), {}, (saved_slot, g_slot))
 
 
-def _unit_wrapper(unit, key, make):
-    with _LOCK:
-        wrappers = unit.__dict__.setdefault("dispatch_wrappers", {})
-        if key not in wrappers:
-            wrappers[key] = make()
-        return wrappers[key]
-
-
-def _forward_wrapper(unit, slots, count, n_values, keywords):
-    params = [f"_a{i}" for i in range(n_values)]
-    call = ", ".join(params + [f"{k}={k}" for k in keywords])
-    signature = ", ".join(params + list(keywords))
-    source = (f"def dispatched_forward({signature}):\n"
-              f"    value, saved = _forward({call})\n"
-              f"    return value, (_unit, saved, {tuple(slots)!r}, {count})\n")
-    return _load_wrapper(source, "dispatched_forward",
-                         {"_forward": unit.forward, "_unit": unit})
-
-
-def _backward_wrapper(unit, slots, count):
-    items = ["0.0"] * count
-    for i, slot in enumerate(slots):
-        items[slot] = f"grads[{i}]"
-    source = ("def dispatched_backward(saved, g):\n"
-              "    grads = _backward(saved[1], g)\n"
-              f"    return ({', '.join(items)}{',' if count == 1 else ''})\n")
-    return _load_wrapper(source, "dispatched_backward", {"_backward": unit.backward})
-
-
-def _load_wrapper(source, name, namespace):
-    filename = f"<srcgrad call {name} {next(_COUNTER)}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace["__builtins__"] = builtins
-    exec(compile(source, filename, "exec"), namespace)
-    return namespace[name]
-
-
 def _callee(fn, inputs, kwargs):
     return Callee(fn, tuple(v for v, _ in inputs), kwargs, tuple(s for _, s in inputs))
 
@@ -352,50 +316,6 @@ def _describe(func):
     if isinstance(func, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
         return f"`{qualified_name(func)}`"
     return f"{func!r} (a {type(func).__qualname__})"
-
-
-@dataclasses.dataclass(frozen=True)
-class _ArrayMethod:
-    """An ndarray (or list/tuple) method by name, as a wrapper's callee."""
-
-    name: str
-
-
-def _wrapper(callee, count, keywords):
-    """A small Python function calling ``callee`` with ``count`` positional arguments and
-    the given keywords, with its source in ``linecache`` (so it compiles as user code)."""
-    key = (callee, count, keywords)
-    with _LOCK:
-        found = _WRAPPERS.get(key)
-        if found is None:
-            found = _WRAPPERS[key] = _make_wrapper(callee, count, keywords)
-    return found
-
-
-def _make_wrapper(callee, count, keywords):
-    from srcgrad import runtime
-
-    params = [f"_a{i}" for i in range(count)]
-    kw_params = [k for k in keywords if k not in params]
-    args = list(params)
-    if isinstance(callee, _ArrayMethod):
-        name = f"{callee.name}_method"
-        target, packs = ARRAY_METHODS.get(callee.name, (None, None))
-        if target is None:   # no derivative: ``_sg.call_method(obj, "count", ...)``
-            target = runtime.call_method
-            args = [args[0], repr(callee.name)] + args[1:]
-        elif packs and len(args) > 2:   # ``x.reshape(3, 4)``
-            args = [args[0], "(" + ", ".join(args[1:]) + ",)"]
-    else:
-        name = f"{getattr(callee, '__name__', 'callee')}_call".replace("<lambda>", "lambda_")
-        target = callee
-    if not name.isidentifier():
-        name = "callee_call"
-    call_args = ", ".join(args + [f"{k}={k}" for k in kw_params])
-    signature = ", ".join(params + kw_params)   # keywords too: forward mode's jvp has no
-    # keyword-only parameters
-    source = f"def {name}({signature}):\n    return _callee({call_args})\n"
-    return _load_wrapper(source, name, {"_callee": target})
 
 
 def _meta_table():
