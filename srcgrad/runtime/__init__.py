@@ -3,7 +3,8 @@
 Helpers are small and named by what they compute, so generated code reads like math:
 ``dx = _sg.unbroadcast(g * y, x)`` sums a cotangent back to ``x``'s shape.
 
-``core`` holds what every generated function uses; ``adjoints`` and the ``*_adjoints``
+``core`` holds what every generated function uses (``shapes``: dtypes, shapes,
+``unbroadcast``); ``adjoints`` and the ``*_adjoints``
 modules what rule rows call;
 ``transposes`` what reverse mode over generated code calls;
 ``variables`` what eager units call to read Variables and return their cotangents.
@@ -28,6 +29,7 @@ from srcgrad.runtime.range_adjoints import *  # noqa: F403
 from srcgrad.runtime.scipy_linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.sequences import *  # noqa: F403
 from srcgrad.runtime.shape_adjoints import *  # noqa: F403
+from srcgrad.runtime.shapes import *  # noqa: F403
 from srcgrad.runtime.slots import *  # noqa: F403
 from srcgrad.runtime.special_adjoints import *  # noqa: F403
 from srcgrad.runtime.spreads import *  # noqa: F403
