@@ -32,32 +32,24 @@ from srcgrad import syntax
 from srcgrad.analysis.arrays import proven_arrays
 from srcgrad.analysis.escapes import ReadBack
 from srcgrad.errors import MissingRuleError
-from srcgrad.frontend.freshness import own_signature
 from srcgrad.modes.calls import (
     call_target,
-    classify_call,
     escape_statement,
-    generated_variant,
-    guard_escaping_callee,
-    user_class_refusal,
 )
+from srcgrad.modes.forward_calls import LIST_METHODS, ForwardCalls
+from srcgrad.modes.forward_control import ForwardControlFlow, _is_loop_exit
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
 from srcgrad.modes.reverse_common import (
-    UNLOWERED,
     array_attribute_guard,
     concatenates,
     list_names,
     sequence_names,
-    unlowered_handler,
 )
-from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS, is_array_attribute
 from srcgrad.syntax import gast
-
-LIST_METHODS = {"append", "extend", "insert", "pop", "reverse"}
 
 
 @dataclasses.dataclass
@@ -68,7 +60,11 @@ class ForwardResult:
     prologue: list      # ``x = None`` for names whose tangent is set before they surely exist
 
 
-class ForwardMode:
+class ForwardMode(ForwardCalls, ForwardControlFlow):
+    """The statement-by-statement transformation of one function. Calls are expanded by
+    the methods of ``ForwardCalls`` (``modes.forward_calls``), ``if``/``try``/loops by
+    those of ``ForwardControlFlow`` (``modes.forward_control``)."""
+
     def __init__(self, parsed, node, wrt, namer, callee_jvp):
         self.parsed, self.node, self.wrt, self.namer = parsed, node, list(wrt), namer
         self.callee_jvp = callee_jvp   # (fn, wrt tuple) -> (generated name, tangent keywords)
@@ -252,136 +248,6 @@ class ForwardMode:
         dot = syntax.name(self.tangent(value.value.id))
         return syntax.quote_expr(template, g=dot), state.tangents[value.value.id]
 
-    def call_info(self, call):
-        info = classify_call(self.parsed, call, self.locals, self.arrays)
-        specialized = generated_variant(info.target)
-        if specialized is not None:
-            info = dataclasses.replace(info, kind="user", target=specialized)
-        return info
-
-    def call_tangent(self, stmt, target, call, state):
-        func = call.func
-        if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
-                and isinstance(func.value, gast.Name) and func.value.id in self.locals:
-            if func.value.id not in state:
-                return None
-            return self.mirrored_call(call, state)
-        info = self.call_info(call)
-        if info.kind == "nondiff":
-            return None
-        if info.kind == "rule":
-            return self.rules.expand(stmt, info, call, target, state)
-        if info.kind == "structure":
-            return self.structure_tangent(stmt, info, call, state)
-        refusal = user_class_refusal(info)
-        if refusal is not None:
-            raise self.parsed.error(refusal, stmt, MissingRuleError)
-        raise self.parsed.error(
-            f"no derivative rule for `{info.name}`, which is called on values being "
-            f"differentiated. Register one, e.g.\n"
-            f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>', "
-            f"tangent={{'x': 'x_dot * <partial derivative>'}})\n"
-            f"or wrap it with srcgrad.custom_jvp", stmt, MissingRuleError)
-
-    def structure_tangent(self, stmt, info, call, state):
-        """``Point(a, y=b)`` -> ``Point(a_dot, y=b_dot)`` (zeros for constant fields)."""
-        bind_fields(self.parsed, stmt, info)   # refuses *args / **kwargs
-        new = syntax.clone(call)
-        new.args = [self.tangent_or_zero(a, state) for a in call.args]
-        for keyword in new.keywords:
-            keyword.value = self.tangent_or_zero(keyword.value, state)
-        return new
-
-    def mirrored_call(self, call, state):
-        """``base.method(args)`` on the tangents: ``base_dot.method(args_dot)``."""
-        new = syntax.clone(call)
-        new.func.value = syntax.name(self.tangent(call.func.value.id))
-        if call.func.attr in ("append", "extend"):
-            new.args = [self.tangent_or_zero(a, state) for a in call.args]
-        elif call.func.attr == "insert":
-            new.args = [call.args[0]] + [self.tangent_or_zero(a, state) for a in call.args[1:]]
-        return new
-
-    def user_call(self, stmt, info, target, call, state):
-        """``y = g(a, b)`` -> ``y, y_dot = g_jvp(a, b, a_dot=...)``."""
-
-        params = list(own_signature(info.target).parameters)
-        bound = self.reverse_rules.bind_user_call(stmt, info, params)
-        wrt = tuple(p for p in params if p in bound and self.carries(bound[p], state))
-        name, keywords = self.callee_jvp(info.target, wrt)
-        kept = getattr(self.callee_jvp, "escaping", {}).get(info.target)
-        before, after = guard_escaping_callee(
-            self.parsed, stmt, info.name, kept, self.read_back(state), self.escapes,
-            self.namer) if kept else ([], [])
-        new = syntax.clone(call)
-        new.func = syntax.name(name)
-        new.keywords = list(new.keywords) + [
-            gast.keyword(arg=keywords[p], value=self.bound_tangent(bound[p], state))
-            for p in wrt]
-        state.tangents.pop(target, None)
-        state.tangents[target] = False
-        targets = syntax.tuple_of([syntax.name(target, True),
-                                   syntax.name(self.tangent(target), True)], store=True)
-        return before + [syntax.assign(targets, new)] + after
-
-    def bound_tangent(self, atoms, state):
-        """The tangent of a callee's parameter: of one atom, or a tuple (its ``*args``) or
-        dict (its ``**kwargs``) of them."""
-        if isinstance(atoms, gast.Tuple):
-            return syntax.tuple_of([self.tangent_or_zero(a, state) for a in atoms.elts])
-        if isinstance(atoms, gast.Dict):
-            return gast.Dict(keys=[syntax.clone(k) for k in atoms.keys],
-                             values=[self.tangent_or_zero(v, state) for v in atoms.values])
-        return syntax.name(self.tangent(atoms.id))
-
-    def dynamic_call(self, stmt, info, target, call, state):
-        """``y = fn(a, b)`` with ``fn`` known when it runs -> ``y, y_dot =
-        _sg.dynamic_jvp(fn, owner_dot, (a, b), (a_dot, None))`` (see srcgrad.compiler.dispatch)."""
-        owner = info.owner
-        owner_dot = syntax.name(self.tangent(owner.id)) if isinstance(owner, gast.Name) \
-            and owner.id in state else syntax.const(None)
-        tangents = [self.argument_tangent(a, state) for a in call.args]
-        args = [call.func, owner_dot, syntax.tuple_of(list(call.args)),
-                syntax.tuple_of(tangents)]
-        if any(self.carries(kw.value, state) for kw in call.keywords):
-            # f(x, b=y, **kw): the keywords and their tangents as two dicts
-            keys = [None if kw.arg is None else syntax.const(kw.arg) for kw in call.keywords]
-            dots = [self.keyword_tangent(kw, state) for kw in call.keywords]
-            new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp_keywords"),
-                            args=args + [gast.Dict(keys=keys, values=[kw.value for kw in
-                                                                      call.keywords]),
-                                         gast.Dict(keys=list(keys), values=dots)],
-                            keywords=[])
-        else:
-            new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp"), args=args,
-                            keywords=call.keywords)
-        state.tangents.pop(target, None)
-        state.tangents[target] = False
-        targets = syntax.tuple_of([syntax.name(target, True),
-                                   syntax.name(self.tangent(target), True)], store=True)
-        return [syntax.assign(targets, new)]
-
-    def keyword_tangent(self, kw, state):
-        """The tangent passed for one keyword of a dynamic call: ``**kw`` passes a dict
-        of them (``_sg.keyword_tangents``)."""
-        if kw.arg is None:
-            dot = syntax.name(self.tangent(kw.value.id)) if kw.value.id in state \
-                else syntax.const(None)
-            return syntax.quote_expr("_sg.keyword_tangents(d, kw)", d=dot, kw=kw.value)
-        return self.argument_tangent(kw.value, state)
-
-    def argument_tangent(self, arg, state):
-        """The tangent passed for one argument of a dynamic call (None: it has none);
-        ``*xs`` passes one per item (``_sg.item_tangents``)."""
-        if isinstance(arg, gast.Starred):
-            dot = syntax.name(self.tangent(arg.value.id)) if arg.value.id in state \
-                else syntax.const(None)
-            return gast.Starred(value=syntax.quote_expr("_sg.item_tangents(d, xs)", d=dot,
-                                                        xs=arg.value), ctx=gast.Load())
-        if isinstance(arg, gast.Name) and arg.id in state:
-            return syntax.name(self.tangent(arg.id))
-        return syntax.const(None)
-
     # -- writes into containers ----------------------------------------------------------
     def subscript_write(self, stmt, target, state):
         base, value = target.value.id, stmt.value
@@ -452,77 +318,6 @@ class ForwardMode:
         state.tangents[name] = False
         return syntax.quote("d = _sg.zeros_like(x)", d=self.tangent(name), x=name)
 
-    # -- control flow --------------------------------------------------------------------
-    def branch(self, stmt, state):
-        then_state, else_state = state.copy(), state.copy()
-        then_code = self.block(stmt.body, then_state)
-        else_code = self.block(stmt.orelse, else_state)
-        for name in sorted(set(then_state.tangents) | set(else_state.tangents)):
-            if name not in then_state:
-                then_code += self.materialize(name, then_state)
-            if name not in else_state:
-                else_code += self.materialize(name, else_state)
-        state.join(then_state, else_state)
-        return [gast.If(test=stmt.test, body=then_code or [gast.Pass()], orelse=else_code)]
-
-    def guarded(self, stmt, state):
-        """``try``: each tangent is computed next to its primal statement, so the part of
-        the body an exception lets run has its tangents. With handlers, the names the body
-        gives a tangent get a zero one first (what they keep if the body stops before
-        them), and after the ``try`` either path's state may hold."""
-        left = unlowered_handler(stmt)
-        if left is not None:
-            raise self.parsed.error(UNLOWERED, left)
-        body_state = state.copy()
-        body = self.block(stmt.body, body_state) or [gast.Pass()]
-        before = []
-        if stmt.handlers:
-            for name in sorted(set(body_state.tangents) - set(state.tangents)):
-                before += self.materialize(name, state)
-            state.join(body_state, state.copy())
-        else:
-            state.tangents, state.defined = body_state.tangents, body_state.defined
-        final = self.block(stmt.finalbody, state)
-        return before + [gast.Try(body=body, handlers=stmt.handlers, orelse=[], finalbody=final)]
-
-    def loop(self, stmt, state):
-        body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body
-        before = []
-        for _ in range(8):   # until the names with tangents are stable at the loop's top
-            trial = state.copy()
-            self.loop_body(stmt, body, trial)
-            new = [n for n in trial.tangents if n not in state]
-            if not new:
-                break
-            for name in sorted(new):
-                before += self.materialize(name, state)
-        entry = state.copy()
-        code = self.loop_body(stmt, body, state)
-        for name in sorted(entry.tangents):
-            if name not in state:
-                code += self.materialize(name, state)
-        state.join(entry, state)
-        state.defined = entry.defined
-        if body is not stmt.body:
-            code.append(stmt.body[-1])
-        loop = syntax.clone(stmt)
-        loop.body = code or [gast.Pass()]
-        if _iterates_tangent(stmt, entry):
-            loop.target = syntax.tuple_of([syntax.name(stmt.target.id, True), syntax.name(
-                self.tangent(stmt.target.id), True)], store=True)
-            loop.iter = syntax.quote_expr("_sg.tangent_pairs(xs, xs_dot)", xs=stmt.iter,
-                                          xs_dot=self.tangent(stmt.iter.id))
-        return before + [loop]
-
-    def loop_body(self, stmt, body, state):
-        if isinstance(stmt, gast.For):
-            target = stmt.target.id
-            state.tangents.pop(target, None)
-            if _iterates_tangent(stmt, state):
-                state.tangents[target] = False
-            state.defined.add(target)
-        return self.block(body, state)
-
 
 def _may_be_operand_buffer(expr):
     """Is the tangent ``expr`` an operand's tangent itself (a name, or
@@ -545,14 +340,3 @@ def _writes_in_place(node):
         if isinstance(n, gast.keyword) and n.arg == "out":
             return True
     return False
-
-
-def _iterates_tangent(stmt, state):
-    """Does a ``for`` loop walk over a value that has a tangent?"""
-    return isinstance(stmt, gast.For) and isinstance(stmt.iter, gast.Name) \
-        and stmt.iter.id in state
-
-
-def _is_loop_exit(stmt):
-    return (isinstance(stmt, gast.If) and len(stmt.body) == 1
-            and isinstance(stmt.body[0], gast.Break) and not stmt.orelse)

@@ -1,0 +1,162 @@
+"""Forward mode for calls (the methods ``ForwardMode`` gets from ``ForwardCalls``).
+
+Before::                          After::
+
+    y = g(a, b)                       y, y_dot = g_jvp(a, b, a_dot=a_dot)
+    z = fn(a)                         z, z_dot = _sg.dynamic_jvp(fn, None, (a,), (a_dot,))
+    lst.append(a)                     lst.append(a); lst_dot.append(a_dot)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from srcgrad import syntax
+from srcgrad.errors import MissingRuleError
+from srcgrad.frontend.freshness import own_signature
+from srcgrad.modes.calls import (
+    classify_call,
+    generated_variant,
+    guard_escaping_callee,
+    user_class_refusal,
+)
+from srcgrad.modes.reverse_containers import bind_fields
+from srcgrad.syntax import gast
+
+LIST_METHODS = {"append", "extend", "insert", "pop", "reverse"}
+
+
+class ForwardCalls:
+    """Calls for ``ForwardMode``: a rule row's tangent, a user function's generated ``jvp``,
+    a call through a value (``_sg.dynamic_jvp``), a structure's fields, a list method
+    mirrored on the tangent list."""
+
+    def call_info(self, call):
+        info = classify_call(self.parsed, call, self.locals, self.arrays)
+        specialized = generated_variant(info.target)
+        if specialized is not None:
+            info = dataclasses.replace(info, kind="user", target=specialized)
+        return info
+
+    def call_tangent(self, stmt, target, call, state):
+        func = call.func
+        if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
+                and isinstance(func.value, gast.Name) and func.value.id in self.locals:
+            if func.value.id not in state:
+                return None
+            return self.mirrored_call(call, state)
+        info = self.call_info(call)
+        if info.kind == "nondiff":
+            return None
+        if info.kind == "rule":
+            return self.rules.expand(stmt, info, call, target, state)
+        if info.kind == "structure":
+            return self.structure_tangent(stmt, info, call, state)
+        refusal = user_class_refusal(info)
+        if refusal is not None:
+            raise self.parsed.error(refusal, stmt, MissingRuleError)
+        raise self.parsed.error(
+            f"no derivative rule for `{info.name}`, which is called on values being "
+            f"differentiated. Register one, e.g.\n"
+            f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>', "
+            f"tangent={{'x': 'x_dot * <partial derivative>'}})\n"
+            f"or wrap it with srcgrad.custom_jvp", stmt, MissingRuleError)
+
+    def structure_tangent(self, stmt, info, call, state):
+        """``Point(a, y=b)`` -> ``Point(a_dot, y=b_dot)`` (zeros for constant fields)."""
+        bind_fields(self.parsed, stmt, info)   # refuses *args / **kwargs
+        new = syntax.clone(call)
+        new.args = [self.tangent_or_zero(a, state) for a in call.args]
+        for keyword in new.keywords:
+            keyword.value = self.tangent_or_zero(keyword.value, state)
+        return new
+
+    def mirrored_call(self, call, state):
+        """``base.method(args)`` on the tangents: ``base_dot.method(args_dot)``."""
+        new = syntax.clone(call)
+        new.func.value = syntax.name(self.tangent(call.func.value.id))
+        if call.func.attr in ("append", "extend"):
+            new.args = [self.tangent_or_zero(a, state) for a in call.args]
+        elif call.func.attr == "insert":
+            new.args = [call.args[0]] + [self.tangent_or_zero(a, state) for a in call.args[1:]]
+        return new
+
+    def user_call(self, stmt, info, target, call, state):
+        """``y = g(a, b)`` -> ``y, y_dot = g_jvp(a, b, a_dot=...)``."""
+
+        params = list(own_signature(info.target).parameters)
+        bound = self.reverse_rules.bind_user_call(stmt, info, params)
+        wrt = tuple(p for p in params if p in bound and self.carries(bound[p], state))
+        name, keywords = self.callee_jvp(info.target, wrt)
+        kept = getattr(self.callee_jvp, "escaping", {}).get(info.target)
+        before, after = guard_escaping_callee(
+            self.parsed, stmt, info.name, kept, self.read_back(state), self.escapes,
+            self.namer) if kept else ([], [])
+        new = syntax.clone(call)
+        new.func = syntax.name(name)
+        new.keywords = list(new.keywords) + [
+            gast.keyword(arg=keywords[p], value=self.bound_tangent(bound[p], state))
+            for p in wrt]
+        state.tangents.pop(target, None)
+        state.tangents[target] = False
+        targets = syntax.tuple_of([syntax.name(target, True),
+                                   syntax.name(self.tangent(target), True)], store=True)
+        return before + [syntax.assign(targets, new)] + after
+
+    def bound_tangent(self, atoms, state):
+        """The tangent of a callee's parameter: of one atom, or a tuple (its ``*args``) or
+        dict (its ``**kwargs``) of them."""
+        if isinstance(atoms, gast.Tuple):
+            return syntax.tuple_of([self.tangent_or_zero(a, state) for a in atoms.elts])
+        if isinstance(atoms, gast.Dict):
+            return gast.Dict(keys=[syntax.clone(k) for k in atoms.keys],
+                             values=[self.tangent_or_zero(v, state) for v in atoms.values])
+        return syntax.name(self.tangent(atoms.id))
+
+    def dynamic_call(self, stmt, info, target, call, state):
+        """``y = fn(a, b)`` with ``fn`` known when it runs -> ``y, y_dot =
+        _sg.dynamic_jvp(fn, owner_dot, (a, b), (a_dot, None))`` (see srcgrad.compiler.dispatch)."""
+        owner = info.owner
+        owner_dot = syntax.name(self.tangent(owner.id)) if isinstance(owner, gast.Name) \
+            and owner.id in state else syntax.const(None)
+        tangents = [self.argument_tangent(a, state) for a in call.args]
+        args = [call.func, owner_dot, syntax.tuple_of(list(call.args)),
+                syntax.tuple_of(tangents)]
+        if any(self.carries(kw.value, state) for kw in call.keywords):
+            # f(x, b=y, **kw): the keywords and their tangents as two dicts
+            keys = [None if kw.arg is None else syntax.const(kw.arg) for kw in call.keywords]
+            dots = [self.keyword_tangent(kw, state) for kw in call.keywords]
+            new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp_keywords"),
+                            args=args + [gast.Dict(keys=keys, values=[kw.value for kw in
+                                                                      call.keywords]),
+                                         gast.Dict(keys=list(keys), values=dots)],
+                            keywords=[])
+        else:
+            new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp"), args=args,
+                            keywords=call.keywords)
+        state.tangents.pop(target, None)
+        state.tangents[target] = False
+        targets = syntax.tuple_of([syntax.name(target, True),
+                                   syntax.name(self.tangent(target), True)], store=True)
+        return [syntax.assign(targets, new)]
+
+    def keyword_tangent(self, kw, state):
+        """The tangent passed for one keyword of a dynamic call: ``**kw`` passes a dict
+        of them (``_sg.keyword_tangents``)."""
+        if kw.arg is None:
+            dot = syntax.name(self.tangent(kw.value.id)) if kw.value.id in state \
+                else syntax.const(None)
+            return syntax.quote_expr("_sg.keyword_tangents(d, kw)", d=dot, kw=kw.value)
+        return self.argument_tangent(kw.value, state)
+
+    def argument_tangent(self, arg, state):
+        """The tangent passed for one argument of a dynamic call (None: it has none);
+        ``*xs`` passes one per item (``_sg.item_tangents``)."""
+        if isinstance(arg, gast.Starred):
+            dot = syntax.name(self.tangent(arg.value.id)) if arg.value.id in state \
+                else syntax.const(None)
+            return gast.Starred(value=syntax.quote_expr("_sg.item_tangents(d, xs)", d=dot,
+                                                        xs=arg.value), ctx=gast.Load())
+        if isinstance(arg, gast.Name) and arg.id in state:
+            return syntax.name(self.tangent(arg.id))
+        return syntax.const(None)
