@@ -8,6 +8,8 @@
 - ``forward_state``       what forward mode knows at one point (tangents, defined names)
 - ``reverse``             reverse mode: each statement gives forward and adjoint statements
 - ``reverse_adjoints``    adding a contribution to an adjoint
+- ``reverse_facts``       what reverse mode asks of the function (what a call is, ...)
+- ``reverse_expressions`` the adjoint of one assignment's value
 - ``reverse_calls``       calls of other user code and of values
 - ``reverse_containers``  writes into lists, dicts and items
 - ``reverse_exceptions``  ``try`` with handlers

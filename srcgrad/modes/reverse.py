@@ -30,22 +30,14 @@ from srcgrad.analysis.arrays import proven_arrays, proven_numbers
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
-from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import (
-    call_target,
-    classify_call,
-    generated_variant,
-    user_class_refusal,
-)
+from srcgrad.modes.calls import call_target
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
     OWNED,
     SHARED,
     array_attribute_guard,
-    concatenates,
     is_loop_exit,
-    is_range,
     list_growth,
     list_names,
     list_pop,
@@ -53,9 +45,10 @@ from srcgrad.modes.reverse_common import (
 )
 from srcgrad.modes.reverse_containers import ContainerAdjoints
 from srcgrad.modes.reverse_exceptions import ExceptionAdjoints, prune_markers
+from srcgrad.modes.reverse_expressions import ExpressionAdjoints
+from srcgrad.modes.reverse_facts import ReverseFacts
 from srcgrad.modes.reverse_loops import LoopAdjoints
 from srcgrad.modes.reverse_rules import RuleExpander
-from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES, is_array_attribute
 from srcgrad.syntax import gast
 
@@ -72,7 +65,7 @@ class ReverseResult:
     seed_helper: str = "_sg.seed"   # what the fused functions call to seed the output
 
 
-class ReverseMode:
+class ReverseMode(ReverseFacts, ExpressionAdjoints):
     """The facts about one function (its CFG, activity, arrays, containers, scalars)
     and the statement-by-statement transformation. The parts with a job of their own
     are collaborators it holds, each given the mode:
@@ -83,6 +76,10 @@ class ReverseMode:
     - ``container_adjoints``  writes into lists, dicts and items (``ContainerAdjoints``)
     - ``loop_adjoints``       ``for`` and ``while`` loops, forward and reversed
     - ``exception_adjoints``  ``try`` with handlers: adjoints of the statements that completed
+
+    The facts it asks of the function are methods of ``ReverseFacts``
+    (``modes.reverse_facts``); the adjoint of one assignment's value, of
+    ``ExpressionAdjoints`` (``modes.reverse_expressions``).
     """
 
     def __init__(self, parsed, node, wrt, namer, callee_names, eager=False,
@@ -128,73 +125,6 @@ class ReverseMode:
         self.numbers = proven_numbers(   # cotangents added with +, not item by item
             node.body, self.params if scalar_params else (), self.arrays,
             lambda call: call_target(parsed, call, self.locals), nodes)
-
-    # -- facts ---------------------------------------------------------------------------
-    def nodes_defining(self, name):
-        """The CFG nodes that assign ``name`` (indexed once for every name)."""
-        if self._defining is None:
-            self._defining = {}
-            for cfg_node in self.cfg.nodes:
-                for defined in cfg_node.defs:
-                    self._defining.setdefault(defined, set()).add(cfg_node)
-        return self._defining.get(name, set())
-
-    def differentiable(self, stmt):
-        """Does ``stmt``'s result carry a derivative from its operands?"""
-        if isinstance(stmt, gast.For):
-            return not is_range(stmt.iter)
-        value = stmt.value
-        if isinstance(value, (gast.Constant, gast.Compare, gast.JoinedStr)):
-            return False
-        if isinstance(value, gast.BinOp):
-            return not isinstance(value.op, operators.NONDIFF_BINARY)
-        if isinstance(value, gast.UnaryOp):
-            return not isinstance(value.op, operators.NONDIFF_UNARY)
-        if isinstance(value, gast.Attribute):
-            return value.attr not in NONDIFF_ATTRIBUTES
-        if isinstance(value, gast.Call):
-            return self.call_info(value).kind != "nondiff"
-        return True
-
-    def updated_container(self, stmt):
-        """The local a bare call to an in-place helper row updates, or None."""
-        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
-            info = self.call_info(stmt.value)
-            if info.kind == "rule" and info.rule.inplace and info.args \
-                    and isinstance(info.args[0], gast.Name):
-                return info.args[0].id
-        return None
-
-    def call_info(self, call):
-        """What ``call`` is (see ``modes.calls``), worked out once per call node."""
-        info = self._call_infos.get(id(call))
-        if info is None:
-            info = classify_call(self.parsed, call, self.locals, self.arrays)
-            specialized = generated_variant(info.target)
-            if specialized is not None:
-                info = dataclasses.replace(info, kind="user", target=specialized)
-            self._call_infos[id(call)] = info
-        return info
-
-    def call_gives_scalar(self, call, is_scalar_atom):
-        """Does this call surely return a scalar (given which atoms are scalars)?"""
-        info = self.call_info(call)
-        module = getattr(info.target, "__module__", None)
-        if info.name in ("len", "builtins.len") or module == "math":
-            return True
-        scalar_args = all(is_scalar_atom(a) for a in call.args) and not call.keywords
-        elementwise = info.kind == "rule" and info.rule.elementwise
-        return scalar_args and (elementwise or info.name in ("int", "float", "round", "abs"))
-
-    def is_scalar(self, stmt, atom):
-        """Is ``atom`` surely a scalar (shape ``()``) just before ``stmt``?"""
-        if isinstance(atom, gast.Constant):
-            return type(atom.value) in (int, float, bool)
-        return isinstance(atom, gast.Name) and atom.id in self.scalars[self.cfg.node(stmt)]
-
-    def varied(self, stmt, atom):
-        return isinstance(atom, gast.Name) and self.activity.is_varied_operand(
-            self.cfg.node(stmt), atom.id)
 
     # -- driver --------------------------------------------------------------------------
     def run(self):
@@ -343,125 +273,6 @@ class ReverseMode:
         name's adjoint, an item or a field of a container's)?"""
         return isinstance(value, (gast.Name, gast.Subscript)) or (
             isinstance(value, gast.Attribute) and value.attr not in ARRAY_ATTRIBUTES)
-
-    def adjoint_of(self, stmt, target, value, state):
-        g = self.namer.adjoint(target)
-        if isinstance(value, gast.Name):
-            if not self.varied(stmt, value):
-                return []
-            return self.bookkeeping.accumulate(value.id, syntax.name(g), state)
-        if isinstance(value, gast.BinOp) and self.concatenates(value):
-            return self.concat_adjoint(stmt, value, g, state)
-        if isinstance(value, gast.BinOp) and self.may_concatenate(value, target):
-            return self.concat_adjoint(stmt, value, g, state, "_sg.sum_part")
-        if isinstance(value, gast.BinOp):
-            rule = self.rules.rule_for(operators.BINARY[type(value.op)])
-            return self.rules.expand(stmt, rule, [value.left, value.right], [], g, target, state)
-        if isinstance(value, gast.UnaryOp):
-            rule = self.rules.rule_for(operators.UNARY[type(value.op)])
-            return self.rules.expand(stmt, rule, [value.operand], [], g, target, state)
-        if isinstance(value, gast.Call):
-            return self.call_adjoint(stmt, target, value, g, state)
-        if isinstance(value, gast.Subscript):
-            if not self.varied(stmt, value.value):
-                return []
-            return self.bookkeeping.add_at(value.value.id, value.slice, syntax.name(g), state)
-        if isinstance(value, (gast.Tuple, gast.List)):
-            # A list's slot may have been cleared (``_sg.clear_item``) to a scalar 0.0 by
-            # an overwrite with a value of another shape, and in a loop the adjoint may be
-            # the None slots another iteration left (``_sg.slots_like``): get_item gives
-            # zeros shaped like the item then.
-            template = "_sg.get_item(g, i, v)" if self.loop_depth > 0 or (
-                isinstance(value, gast.List) and self.list_items_overwritten) else "g[i]"
-            out = []
-            for i, elt in enumerate(value.elts):
-                if self.varied(stmt, elt):
-                    item = syntax.quote_expr(template, g=g, i=syntax.const(i), v=elt)
-                    out += self.bookkeeping.accumulate(elt.id, item, state)
-            return out
-        if isinstance(value, gast.Attribute):
-            return self.attribute_adjoint(stmt, value, g, state)
-        if isinstance(value, gast.Dict):
-            out = []
-            for key, item in zip(value.keys, value.values):
-                if self.varied(stmt, item):
-                    part = syntax.quote_expr("_sg.get_item(g, k, v)", g=g, k=key, v=item)
-                    out += self.bookkeeping.accumulate(item.id, part, state)
-            return out
-        return []
-
-    def concatenates(self, value):
-        return concatenates(value, self.sequences)
-
-    def may_concatenate(self, value, target):
-        """Is ``target = a + b`` not proven arithmetic (neither side, nor the result, a
-        number): a concatenation if both sides are lists or tuples when it runs?"""
-        return isinstance(value.op, gast.Add) and target not in self.numbers and not any(
-            isinstance(side, gast.Constant) or side.id in self.numbers
-            for side in (value.left, value.right))
-
-    def concat_adjoint(self, stmt, value, g, state, part_of="_sg.concat_part"):
-        """``c = a + b`` on lists: ``a`` gets the first ``len(a)`` items of ``dc``
-        (``_sg.sum_part``: that, or ``dc`` unbroadcast to ``a`` for numbers)."""
-        out = []
-        for which, side in enumerate((value.left, value.right)):
-            if self.varied(stmt, side):
-                part = syntax.quote_expr(f"{part_of}(g, a, b, k)", g=g, a=value.left,
-                                         b=value.right, k=syntax.const(which))
-                out += self.bookkeeping.accumulate(side.id, part, state)
-        return out
-
-    def attribute_adjoint(self, stmt, value, g, state):
-        """``t = obj.attr``: a linear array attribute (``.T``), or a field of a parameter
-        object whose cotangent is collected in a (sparse) dict."""
-        if not self.varied(stmt, value.value):
-            return []
-        template = ARRAY_ATTRIBUTES.get(value.attr)
-        if template is not None:
-            contribution = syntax.quote_expr(template, g=g)
-            return self.bookkeeping.accumulate(value.value.id, contribution, state)
-        base = value.value.id
-        out = self.bookkeeping.own(base, state)
-        out += syntax.quote("_sg.add_attr(d, name, g)", d=self.namer.adjoint(base),
-                            name=syntax.const(value.attr), g=g)
-        return out
-
-    def call_adjoint(self, stmt, target, call, g, state):
-        info = self.call_info(call)
-        if info.kind == "nondiff":
-            return []
-        if info.kind == "rule":
-            return self.rules.expand(stmt, info.rule, info.args, info.keywords, g, target, state)
-        if info.kind in ("user", "dynamic"):
-            return self.calls.adjoint(stmt, info, g, state)
-        if info.kind == "variable":
-            return self.variable_read_adjoint(stmt, info, g, state)
-        if info.kind == "structure":
-            return self.container_adjoints.structure_adjoint(stmt, info, g, state)
-        refusal = user_class_refusal(info)
-        if refusal is not None:
-            raise self.parsed.error(refusal, stmt, MissingRuleError)
-        raise self.parsed.error(
-            f"no derivative rule for `{info.name}`, which is called on values being "
-            f"differentiated. Register one, e.g.\n"
-            f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>')\n"
-            f"or wrap it with srcgrad.custom_vjp, or apply srcgrad.stop_gradient to its "
-            f"inputs if no derivative should flow", stmt, MissingRuleError)
-
-    def reads_variable(self, stmt):
-        """Is ``stmt`` ``v = _sg.read_variable(obj)`` or a user call (which may read
-        Variables): a source in an eager unit?"""
-        return isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Call) \
-            and self.call_info(stmt.value).kind in ("variable", "user", "dynamic")
-
-    def variable_read_adjoint(self, stmt, info, g, state):
-        """The cotangent of a read goes to the Variable (and to ``obj`` when it is a
-        value being differentiated: ``read_variable`` is the identity on non-Variables)."""
-        obj = info.args[0]
-        out = syntax.quote("_sg.variable_cotangent(obj, g)", obj=obj, g=g)
-        if self.varied(stmt, obj):
-            out += self.bookkeeping.accumulate(obj.id, syntax.name(g), state)
-        return out
 
     def backward_if(self, stmt, state):
         then_state, else_state = dict(state), dict(state)
