@@ -46,7 +46,7 @@ STAGES = (
     ("normalize", "srcgrad.compiler.reverse", "normalize_function"),
     ("reverse mode", "srcgrad.modes.reverse", "ReverseMode.run"),
     ("assemble", "srcgrad.compiler.reverse", "_assemble"),
-    ("optimize", "srcgrad.compiler.reverse", "optimize_sweeps"),
+    ("optimize", "srcgrad.compiler.reverse_assembly", "optimize_sweeps"),
     ("print", "srcgrad.compiler.reverse", "emit.render_module"),
     ("compile + exec", "srcgrad.codegen.loader", "compile"),
     ("line notes", "srcgrad.compiler.reverse", "debug.annotate_lines"),

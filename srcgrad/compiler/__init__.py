@@ -6,6 +6,7 @@ The stages it runs are packages of their own (``frontend``, ``normalize``, ``ana
 - ``reverse``       ``reverse_unit(fn, wrt)``: the reverse-mode pipeline, a unit of four
                     generated functions (``f_forward``, ``f_backward``, ``f_grad``,
                     ``f_value_and_grad``) and its scalar-specialized variant
+- ``reverse_assembly``  those four ``def``s built from the sweeps
 - ``forward``       ``forward_unit(fn, wrt)``: the forward-mode pipeline (``f_jvp``)
 - ``guards``        what a unit assumed about the names it resolved, checked on entry
 - ``unit_cache``    compiled units in memory, keyed by function, kind, ``wrt``, guards

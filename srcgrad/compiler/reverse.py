@@ -11,6 +11,7 @@ that share one source module:
 Units are cached per (function, wrt); a failed compile leaves the cache as it was.
 Under that cache, ``srcgrad.compiler.cache`` keeps generated modules on disk: a miss there
 generates, a hit only execs the stored source (``_load`` serves both).
+The four ``def``s are built from the sweeps in ``compiler.reverse_assembly``.
 An *eager* unit (``reverse_unit(fn, wrt, eager=True)``, cached apart) serves the
 TF-eager APIs: Variable reads are differentiable sources whose cotangents go back to
 the Variables (``normalize.variables``), and the seed is ones for any float output.
@@ -25,20 +26,17 @@ import weakref
 
 from srcgrad import syntax
 from srcgrad.analysis import escapes
-from srcgrad.analysis.dataflow import surely_defined_after
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.compiler import cache as disk_cache
 from srcgrad.compiler import code_cache, debug, guards, unit_cache
+from srcgrad.compiler.reverse_assembly import _assemble, _container_params, _scalar_dispatch
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.generators import refuse_generator
 from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.reverse import ReverseMode
-from srcgrad.modes.reverse_rules import MATH_TWINS
 from srcgrad.normalize import normalize_function
-from srcgrad.optimize import optimize_sweeps
-from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
 _LOCK = threading.RLock()
@@ -280,134 +278,6 @@ def _guard_entries(unit_guards, functions):
     backward.body[:0] = check
 
 
-def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
-    """Build the four generated ``def``s from the sweeps. Each gradient is returned in
-    its input's dtype (``_sg.in_dtype_of``). ``containers``: the parameters used as
-    containers (``_container_params``)."""
-    params = syntax.param_names(parsed.node.args)
-    signature = parsed.node.args
-    grads = []
-    zero_wrt = []
-    rebound = _assigned(result.forward)   # (before any `x_entry = x` is added)
-    for p in result.adjoints:
-        adjoint = result.adjoints[p]
-        if adjoint is None:
-            zero_wrt.append(p)
-            template = "_sg.zeros_like_structure(x)" if p in containers else "_sg.zeros_like(x)"
-            grads.append(syntax.quote_expr(template, x=p))
-        elif p in containers:
-            restructured = syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p)
-            grads.append(restructured if scalars else syntax.quote_expr(
-                "_sg.in_dtype_of(d, x)", d=restructured,
-                x=_entry_value(p, result.forward, namer, rebound)))
-        elif scalars:   # only float, int and float64 arguments reach that variant
-            grads.append(syntax.name(adjoint))
-        else:
-            grads.append(syntax.quote_expr("_sg.in_dtype_of(d, x)", d=adjoint,
-                                           x=_entry_value(p, result.forward, namer, rebound)))
-    grads_expr = grads[0] if single else syntax.tuple_of(grads)
-    live_out = {result.adjoints[p] for p in result.adjoints if result.adjoints[p]}
-    forward, backward, saved = optimize_sweeps(
-        result.forward, result.backward, live_out,
-        syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr))
-    undefined = _maybe_undefined(forward)
-    prologue = [syntax.assign(v, syntax.const(None)) for v in sorted(saved) if v in undefined]
-    if saved:
-        prologue.append(syntax.assign(result.stack, gast.List(elts=[], ctx=gast.Load())))
-    forward = prologue + forward
-    value = result.result
-    seed = result.seed
-    seed_stmt = syntax.assign(seed, syntax.quote_expr(f"{result.seed_helper}(y)", y=value))
-
-    order = _order(forward, params)   # every name the forward sweep or a parameter binds
-    defined = set(order)
-    backward_reads = _loaded(backward) | _loaded(grads_expr)
-    residuals = sorted((backward_reads & defined) - {seed}, key=order.__getitem__)
-    exit_defined = surely_defined_after(forward, params)
-    # The split forward packs every residual, so one assigned on some paths only starts
-    # as None there (the fused functions never read it on the other paths).
-    initialized = _assigned(prologue)
-    residual_inits = [syntax.assign(r, syntax.const(None)) for r in residuals
-                      if r not in exit_defined and r not in initialized]
-    saved_name = namer.fresh("saved")
-    unpack = [syntax.assign(syntax.tuple_of([syntax.name(r, True) for r in residuals], True),
-                            syntax.name(saved_name))] if residuals else []
-    if result.stack in residuals:   # the backward may run more than once (sg.vjp)
-        unpack += syntax.quote("stack = list(stack)", stack=result.stack)
-
-    fwd_comment = syntax.comment("Forward sweep: the original computation")
-    bwd_comment = syntax.comment(f"Backward sweep: {seed} is the cotangent of the result")
-    ret_fwd = gast.Return(value=syntax.tuple_of(
-        [syntax.clone(value), syntax.tuple_of([syntax.name(r) for r in residuals])]))
-    functions = {
-        "forward": syntax.function_def(
-            fn_names["forward"], params,
-            [fwd_comment] + residual_inits + forward + [ret_fwd],
-            arguments=signature),
-        "backward": syntax.function_def(
-            fn_names["backward"], [saved_name, seed],
-            unpack + [bwd_comment] + backward
-            + [gast.Return(value=syntax.clone(grads_expr))]),
-    }
-    grads_out = grads_expr
-    # The four functions share the sweeps' statements (emit prints each one once).
-    fused = [fwd_comment] + forward + [bwd_comment, seed_stmt] + backward
-    functions["grad"] = syntax.function_def(
-        fn_names["grad"], params, fused + [gast.Return(value=syntax.clone(grads_out))],
-        arguments=signature)
-    returned, keep = value, []
-    if isinstance(value, gast.Name) and value.id in _assigned(backward):
-        # The backward sweep restores overwritten values: keep the result before it runs.
-        returned = syntax.name(namer.fresh("value"))
-        keep = [syntax.assign(returned.id, syntax.clone(value))]
-    fused_keeping = [fwd_comment] + forward + keep + [bwd_comment, seed_stmt]
-    functions["value_and_grad"] = syntax.function_def(
-        fn_names["value_and_grad"], params,
-        fused_keeping + backward + [gast.Return(value=syntax.tuple_of(
-            [syntax.clone(returned), syntax.clone(grads_out)]))],
-        arguments=signature)
-    for function in functions.values():
-        function.lineno = parsed.node.lineno
-    return functions, zero_wrt
-
-
-def _entry_value(param, forward, namer, rebound):
-    """The name holding ``param``'s value on entry: itself, or, when the function rebinds
-    it (``rebound``: the names ``forward`` assigns), a copy taken first (``x_entry = x``),
-    so the backward need not restore it."""
-    if param not in rebound:
-        return param
-    entry = namer.fresh(f"{param}_entry")
-    forward.insert(0, syntax.assign(entry, syntax.name(param)))
-    return entry
-
-
-def _scalar_dispatch(parsed, functions, base, namer, containers):
-    """When every argument is a scalar, the fused functions hand over to a variant
-    specialized for scalars (compiled on first use), which needs no broadcasting and
-    takes partials with ``math``. Only added when that variant would differ."""
-    args = parsed.node.args
-    params = [a.id for a in args.posonlyargs + args.args]
-    if args.vararg or args.kwarg or args.kwonlyargs or not params \
-            or containers & set(params) or _matmul_operands(parsed.node, params):
-        return {}
-    if not _calls_array_helpers(functions["grad"]):
-        return {}
-    aliases = {}
-    for role in ("grad", "value_and_grad"):
-        alias = namer.fresh(f"{base}_{role}_scalars")
-        aliases[f"scalar_{role}"] = alias
-        check = syntax.quote(
-            "if _sg.all_scalars(ARGS):\n    return ALIAS(ARGS)",
-            ARGS=syntax.tuple_of([syntax.name(p) for p in params]), ALIAS=alias)[0]
-        check.test.args = check.test.args[0].elts
-        check.body[0].value.args = check.body[0].value.args[0].elts
-        syntax.set_line(check, parsed.node.lineno)
-        note = syntax.comment("Every argument a scalar: the specialized version (no broadcasting)")
-        functions[role].body[:0] = [note, check]
-    return aliases
-
-
 def array_type_guard(parsed):
     """``_sg.check_array_types(x, w)``: the entry's guard that no argument is an ndarray
     whose operators mean something else (``np.matrix``), which the rules cannot prove."""
@@ -419,28 +289,6 @@ def array_type_guard(parsed):
                                         [syntax.name(p) for p in params]))
     syntax.set_line(guard, parsed.node.lineno)
     return [guard]
-
-
-def _calls_array_helpers(function):
-    """Does ``function`` call ``unbroadcast`` or ``np.<f>`` with a ``math`` twin?
-    (Statement by statement: the first such call, usually near the top, ends the search.)"""
-    for sub in (sub for stmt in function.body for sub in syntax.walk(stmt)):
-        if isinstance(sub, gast.Call) and isinstance(sub.func, (gast.Attribute, gast.Name)):
-            func = sub.func
-            if (func.attr if isinstance(func, gast.Attribute) else func.id) == "unbroadcast":
-                return True
-            if isinstance(func, gast.Attribute) and func.attr in MATH_TWINS \
-                    and isinstance(func.value, gast.Name) and func.value.id == "np":
-                return True
-    return False
-
-
-def _matmul_operands(node, params):
-    """Parameters used with ``@`` (never scalars)."""
-    return {operand.id for sub in syntax.walk(node)
-            if isinstance(sub, gast.BinOp) and isinstance(sub.op, gast.MatMult)
-            for operand in (sub.left, sub.right)
-            if isinstance(operand, gast.Name) and operand.id in params}
 
 
 class _ScalarVariant:
@@ -459,59 +307,3 @@ class _ScalarVariant:
         a gradient differentiated again calls it like a user function)."""
         variant = reverse_unit(self.unit.fn, self.unit.wrt, scalars=True)
         return variant.functions[self.role]
-
-
-def _container_params(node, params):
-    """Parameters used as containers (indexed, iterated, read by attribute, called as
-    objects): their gradients are given the parameter's own structure (tuple, dict,
-    NamedTuple, the object's class...)."""
-    found = set()
-    aliases = {p: p for p in params}   # `a, b = pair` reads pair through a temporary
-    for sub in syntax.walk(node):
-        base = None
-        if isinstance(sub, gast.Assign) and isinstance(sub.value, gast.Name) \
-                and sub.value.id in aliases and isinstance(sub.targets[0], gast.Name):
-            aliases[sub.targets[0].id] = aliases[sub.value.id]
-        elif isinstance(sub, gast.Subscript) or (
-                isinstance(sub, gast.Attribute) and not is_array_attribute(sub.attr)):
-            base = sub.value
-        elif isinstance(sub, gast.For):
-            base = sub.iter
-        elif isinstance(sub, gast.Call):
-            base = sub.func
-        if isinstance(base, gast.Name) and base.id in aliases:
-            found.add(aliases[base.id])
-    return found
-
-
-def _maybe_undefined(forward):
-    """The saved variables some save of which may run before they are defined."""
-    return {stmt.saved for stmt in syntax.statements(forward)
-            if getattr(stmt, "saved", None) is not None
-            and getattr(stmt, "maybe_undefined", False)}
-
-
-def _assigned(body):
-    names = set()
-    for stmt in body:   # (a block's walk covers its nested statements)
-        names.update(syntax.names_in(stmt, gast.Store))
-    return names
-
-
-def _loaded(node_or_body):
-    body = node_or_body if isinstance(node_or_body, list) else [node_or_body]
-    names = set()
-    for node in body:
-        names.update(syntax.loaded_names(node))
-    return names
-
-
-def _order(forward, params):
-    """``{name: position}`` of the parameters, then of the names ``forward`` assigns in
-    the order it first assigns them."""
-    order = {p: i for i, p in enumerate(params)}
-    for stmt in forward:   # (a block's names before those of the statements after it)
-        for name in syntax.names_in(stmt, gast.Store):
-            order.setdefault(name, len(order))
-    return order
-
