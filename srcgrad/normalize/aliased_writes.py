@@ -121,12 +121,17 @@ def _follows_view(stmt, written, other, kind, facts, namer, before, after):
     After ``w += x`` (kind ``inplace``) the generated code rebinds ``w`` to a new array:
     a view is taken again only from ``w`` itself, never from another name of the old
     array (``p0 = p; h = p[1]; p0 += 1.2``: ``p`` holds the old values; the guard
-    refuses that when the array is really shared)."""
+    refuses that when the array is really shared). A view of another name of the array
+    written through a subscript is taken again from the name written (``q = k[1];
+    y = k; y[:, 1] = v``: ``q = y[1]``), whose value after the write the modes follow
+    (``k`` they see as its value before it)."""
     view, base = other, written
     found = facts.view_through_copies(stmt, view, base)   # (v = k[1]; y = k; y[0] = ...)
     expr = found[1] if found is not None else None
     if expr is not None and kind == "inplace" and _root_name(expr) != written:
         expr = None
+    elif expr is not None:   # taken again from the name written: the modes see `k`'s
+        expr = _viewed_from(expr, written)   # value as the one before the write
     if expr is None:
         view, base = written, other
         expr = facts.view_of(stmt, view, base)
@@ -151,6 +156,14 @@ def _follows_view(stmt, written, other, kind, facts, namer, before, after):
     after.setdefault(id(stmt), []).append(gast.If(test=syntax.name(flag), body=update,
                                                   orelse=[]))
     return True
+
+
+def _viewed_from(expr, name):
+    """``expr`` (``k[1]``, ``k.T``, ``k.reshape(n)``: a view of a name) taken of ``name``."""
+    expr = syntax.clone(expr)
+    holder = expr.func if isinstance(expr, gast.Call) else expr
+    holder.value = syntax.name(name)
+    return expr
 
 
 def _root_name(expr):

@@ -171,7 +171,34 @@ def view_of_a_local_bound_twice(x):
     return s + np.sum(k)
 
 
-EXACT = [view_of_a_local_bound_twice, view_of_an_array_written_through_its_alias,
+def row_of_one_name_read_after_a_write_through_another(x):
+    k = np.outer(x, x)
+    q = k[1]
+    y = k
+    y[:, 1] += k @ x         # changes q (a view of k, which y is); k not read again
+    return np.sum(q * q)
+
+
+def transpose_of_one_name_read_after_a_write_through_another(x):
+    k = np.outer(x, x[:2])
+    t = k.T
+    y = k
+    y[0] = np.sin(x[:2])     # changes t's column 0
+    return np.sum(t * np.cos(t))
+
+
+def reshape_of_one_name_read_after_a_write_through_another(x):
+    k = x * 2.0
+    r = k.reshape(3, 1)
+    y = k
+    y[1] = x[0] * x[2]       # changes r[1, 0]
+    return np.sum(r ** 3)
+
+
+EXACT = [row_of_one_name_read_after_a_write_through_another,
+         transpose_of_one_name_read_after_a_write_through_another,
+         reshape_of_one_name_read_after_a_write_through_another,
+         view_of_a_local_bound_twice, view_of_an_array_written_through_its_alias,
          alias_bound_in_a_loop_that_surely_runs, view_bound_in_a_loop_that_surely_runs,
          write_through_array_alias,
          out_argument, out_argument_value,
