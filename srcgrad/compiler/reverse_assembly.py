@@ -32,49 +32,20 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     containers (``_container_params``)."""
     params = syntax.param_names(parsed.node.args)
     signature = parsed.node.args
-    grads = []
-    zero_wrt = []
-    rebound = _assigned(result.forward)   # (before any `x_entry = x` is added)
-    for p in result.adjoints:
-        adjoint = result.adjoints[p]
-        if adjoint is None:
-            zero_wrt.append(p)
-            template = "_sg.zeros_like_structure(x)" if p in containers else "_sg.zeros_like(x)"
-            grads.append(syntax.quote_expr(template, x=p))
-        elif p in containers:
-            restructured = syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p)
-            grads.append(restructured if scalars else syntax.quote_expr(
-                "_sg.in_dtype_of(d, x)", d=restructured,
-                x=_entry_value(p, result.forward, namer, rebound)))
-        elif scalars:   # only float, int and float64 arguments reach that variant
-            grads.append(syntax.name(adjoint))
-        else:
-            grads.append(syntax.quote_expr("_sg.in_dtype_of(d, x)", d=adjoint,
-                                           x=_entry_value(p, result.forward, namer, rebound)))
+    grads, zero_wrt = _gradients(result, namer, scalars, containers)
     grads_expr = grads[0] if single else syntax.tuple_of(grads)
     live_out = {result.adjoints[p] for p in result.adjoints if result.adjoints[p]}
     forward, backward, saved = optimize_sweeps(
         result.forward, result.backward, live_out,
         syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr))
-    undefined = _maybe_undefined(forward)
-    prologue = [syntax.assign(v, syntax.const(None)) for v in sorted(saved) if v in undefined]
-    if saved:
-        prologue.append(syntax.assign(result.stack, gast.List(elts=[], ctx=gast.Load())))
+    prologue = _saves_prologue(forward, saved, result.stack)
     forward = prologue + forward
     value = result.result
     seed = result.seed
     seed_stmt = syntax.assign(seed, syntax.quote_expr(f"{result.seed_helper}(y)", y=value))
 
-    order = _order(forward, params)   # every name the forward sweep or a parameter binds
-    defined = set(order)
-    backward_reads = _loaded(backward) | _loaded(grads_expr)
-    residuals = sorted((backward_reads & defined) - {seed}, key=order.__getitem__)
-    exit_defined = surely_defined_after(forward, params)
-    # The split forward packs every residual, so one assigned on some paths only starts
-    # as None there (the fused functions never read it on the other paths).
-    initialized = _assigned(prologue)
-    residual_inits = [syntax.assign(r, syntax.const(None)) for r in residuals
-                      if r not in exit_defined and r not in initialized]
+    residuals, residual_inits = _residuals(forward, backward, grads_expr, params, prologue,
+                                           seed)
     saved_name = namer.fresh("saved")
     unpack = [syntax.assign(syntax.tuple_of([syntax.name(r, True) for r in residuals], True),
                             syntax.name(saved_name))] if residuals else []
@@ -115,6 +86,57 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     for function in functions.values():
         function.lineno = parsed.node.lineno
     return functions, zero_wrt
+
+
+def _gradients(result, namer, scalars, containers):
+    """The returned gradient of each ``wrt`` parameter (in its input's dtype, in its
+    structure for a container), and the parameters whose gradient is symbolically zero."""
+    grads = []
+    zero_wrt = []
+    rebound = _assigned(result.forward)   # (before any `x_entry = x` is added)
+    for p in result.adjoints:
+        adjoint = result.adjoints[p]
+        if adjoint is None:
+            zero_wrt.append(p)
+            template = "_sg.zeros_like_structure(x)" if p in containers else "_sg.zeros_like(x)"
+            grads.append(syntax.quote_expr(template, x=p))
+        elif p in containers:
+            restructured = syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p)
+            grads.append(restructured if scalars else syntax.quote_expr(
+                "_sg.in_dtype_of(d, x)", d=restructured,
+                x=_entry_value(p, result.forward, namer, rebound)))
+        elif scalars:   # only float, int and float64 arguments reach that variant
+            grads.append(syntax.name(adjoint))
+        else:
+            grads.append(syntax.quote_expr("_sg.in_dtype_of(d, x)", d=adjoint,
+                                           x=_entry_value(p, result.forward, namer, rebound)))
+    return grads, zero_wrt
+
+
+def _saves_prologue(forward, saved, stack):
+    """``v = None`` for each saved variable some save of which may run before it is
+    defined, and the empty stack of saved values (when something is saved)."""
+    undefined = _maybe_undefined(forward)
+    prologue = [syntax.assign(v, syntax.const(None)) for v in sorted(saved) if v in undefined]
+    if saved:
+        prologue.append(syntax.assign(stack, gast.List(elts=[], ctx=gast.Load())))
+    return prologue
+
+
+def _residuals(forward, backward, grads_expr, params, prologue, seed):
+    """The names the backward sweep reads from the forward sweep (in the order they are
+    first bound), and ``r = None`` for those the forward sweep may leave unbound."""
+    order = _order(forward, params)   # every name the forward sweep or a parameter binds
+    defined = set(order)
+    backward_reads = _loaded(backward) | _loaded(grads_expr)
+    residuals = sorted((backward_reads & defined) - {seed}, key=order.__getitem__)
+    exit_defined = surely_defined_after(forward, params)
+    # The split forward packs every residual, so one assigned on some paths only starts
+    # as None there (the fused functions never read it on the other paths).
+    initialized = _assigned(prologue)
+    residual_inits = [syntax.assign(r, syntax.const(None)) for r in residuals
+                      if r not in exit_defined and r not in initialized]
+    return residuals, residual_inits
 
 
 def _entry_value(param, forward, namer, rebound):
