@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gast
 
-from .nodes import (
+from srcgrad.syntax.nodes import (
     assign,
     call,
     const,
@@ -40,9 +40,16 @@ from .nodes import (
     to_gast,
     tuple_of,
 )
-from .printing import comment, comment_text, is_comment, render, render_lines, to_source
-from .templates import quote, quote_expr, replace_names
-from .trees import clone, line_of, loaded_names, names_in, set_line, statements, walk
+from srcgrad.syntax.printing import (
+    comment,
+    comment_text,
+    is_comment,
+    render,
+    render_lines,
+    to_source,
+)
+from srcgrad.syntax.templates import quote, quote_expr, replace_names
+from srcgrad.syntax.trees import clone, line_of, loaded_names, names_in, set_line, statements, walk
 
 __all__ = [
     "gast",

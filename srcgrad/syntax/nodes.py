@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import gast
 
-from .templates import quote_expr
-from .trees import clone
+from srcgrad.syntax.templates import quote_expr
+from srcgrad.syntax.trees import clone
 
 
 def parse(source):

@@ -12,7 +12,7 @@ import math
 
 import gast
 
-from .nodes import const
+from srcgrad.syntax.nodes import const
 
 
 def to_source(node):

@@ -10,7 +10,7 @@ import functools
 
 import gast
 
-from .trees import _CONTEXT, _LEAVES, clone
+from srcgrad.syntax.trees import _CONTEXT, _LEAVES, clone
 
 
 @functools.lru_cache(maxsize=4096)
