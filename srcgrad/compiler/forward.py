@@ -20,6 +20,8 @@ from __future__ import annotations
 import dataclasses
 import weakref
 
+import numpy as np
+
 from srcgrad import syntax
 from srcgrad.analysis import escapes
 from srcgrad.codegen import defaults, emit, loader
@@ -202,8 +204,15 @@ def _assemble(parsed, result, jvp_name, tangent_names):
     return function
 
 
+_FLOAT64 = np.float64
+
+
 def call_jvp(unit, args, tangents, **kwargs):
-    """Run a unit's jvp: ``tangents`` in the order of ``unit.wrt``."""
+    """Run a unit's jvp: ``tangents`` in the order of ``unit.wrt``. A Python number given
+    as a tangent runs as a NumPy float, as reverse mode's seed does, so the tangent
+    arithmetic follows NumPy's rules at a pole of the function: ``x_dot / x`` at
+    ``x = 0.0`` is inf, as ``np.log(x)`` is -inf, not a ZeroDivisionError."""
+    tangents = [_FLOAT64(t) if type(t) is float or type(t) is int else t for t in tangents]
     keywords = dict(zip((unit.tangent_names[p] for p in unit.wrt), tangents))
     return unit.jvp(*args, **kwargs, **keywords)
 
