@@ -47,12 +47,14 @@ class LoopAdjoints:
             stores = Counter(n.id for s in stmt.body for n in syntax.walk(s)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store))
             loop_target = stmt.target.id if isinstance(stmt, gast.For) else None
-            stmt._srcgrad_locals = [
+            candidates = [
                 s for s in stmt.body
                 if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
                 and stores[s.targets[0].id] == 1 and s.targets[0].id not in live
-                and s.targets[0].id != loop_target
-                and not self.defined_outside(stmt, s.targets[0].id)]
+                and s.targets[0].id != loop_target]
+            inside = self._bound_inside(stmt) if candidates else None
+            stmt._srcgrad_locals = [s for s in candidates
+                                    if not self.defined_outside(stmt, s.targets[0].id, inside)]
             self.mode.local_ids.update(id(s) for s in stmt._srcgrad_locals)
         return stmt._srcgrad_locals
 
@@ -95,14 +97,20 @@ class LoopAdjoints:
     def target_defined_outside(self, stmt):
         return self.defined_outside(stmt, stmt.target.id)
 
-    def defined_outside(self, stmt, target):
-        """May ``target`` be bound (or a parameter) elsewhere than in the loop ``stmt``?"""
-        nodes = syntax.walk(stmt)
-        inside = {n.id for n in nodes if isinstance(n, gast.Name)
-                  and isinstance(n.ctx, gast.Store)}
+    def defined_outside(self, stmt, target, inside=None):
+        """May ``target`` be bound (or a parameter) elsewhere than in the loop ``stmt``?
+        ``inside``: ``_bound_inside(stmt)``, when the caller asks for several names."""
+        bound, inside_nodes = inside or self._bound_inside(stmt)
         outside = self.mode.nodes_defining(target)
-        inside_nodes = {self.mode.cfg.by_stmt.get(id(s)) for s in nodes}
-        return target in self.mode.params or bool(outside - inside_nodes) or target not in inside
+        return target in self.mode.params or bool(outside - inside_nodes) or target not in bound
+
+    def _bound_inside(self, stmt):
+        """The names the loop ``stmt`` binds and the CFG nodes of its statements (one
+        walk of the loop, shared by the names asked about)."""
+        nodes = syntax.walk(stmt)
+        bound = {n.id for n in nodes if isinstance(n, gast.Name)
+                 and isinstance(n.ctx, gast.Store)}
+        return bound, {self.mode.cfg.by_stmt.get(id(s)) for s in nodes}
 
     def backward_loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and is_loop_exit(stmt.body[-1]) else stmt.body
