@@ -80,18 +80,19 @@ def find(fn, kind, wrt):
     return None
 
 
-def remember(fn, kind, wrt, parsed, unit, callee_aliases, names):
+def remember(fn, kind, wrt, parsed, unit, callee_aliases, names_of):
     """Keep ``unit``'s module as a template for other closures of ``fn``'s code
-    (``names``: dotted name -> object, to find each callee again)."""
+    (``names_of()``: dotted name -> object, to find each callee again; asked only when
+    the unit links callees)."""
     if not _shareable(fn) or parsed.injected or getattr(unit, "module", None) is None:
         return
+    linked = [(callee, entry) for (callee, _), entry in callee_aliases.items()
+              if len(entry) == 3]
     by_object = {}
-    for dotted, obj in sorted(names.items()):
+    for dotted, obj in sorted(names_of().items()) if linked else ():
         by_object.setdefault(id(obj), (dotted, obj))
     callees = []
-    for (callee, _), entry in callee_aliases.items():
-        if len(entry) != 3:
-            continue
+    for callee, entry in linked:
         found = by_object.get(id(callee))
         if found is None or found[1] is not callee:
             return   # a callee reached other than by a name: not re-linkable

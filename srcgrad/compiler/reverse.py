@@ -144,7 +144,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
             unit.guards = guards.reresolved(parsed, stored.fields["guards"])
             unit.escapes = stored.fields.get("escapes")
             _load(unit, parsed, stored.module, stored.fields["zero_wrt"], callees)
-            code_cache.remember(fn, mode, wrt, parsed, unit, callees, stored.names)
+            code_cache.remember(fn, mode, wrt, parsed, unit, callees, lambda: stored.names)
             return unit
         except Exception:   # a stored entry that no longer loads: generated afresh
             stored = stored.rejected()
@@ -199,7 +199,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     module.functions.update({r: n for r, n in fn_names.items() if r.startswith("scalar_")})
     _load(unit, parsed, module, zero_wrt, callee_aliases)
     code_cache.remember(fn, _kind(eager, scalars), wrt, parsed, unit, callee_aliases,
-                        disk_cache.names_of(parsed))
+                        lambda: disk_cache.names_of(parsed))
     stored.store(unit, {key: aliases for key, aliases in callee_aliases.items()
                         if len(aliases) == 3}, {"zero_wrt": sorted(unit.zero_wrt),
                                                 "guards": guards.describe(unit.guards),
