@@ -25,6 +25,7 @@ from srcgrad import syntax
 from srcgrad.errors import TransformError
 from srcgrad.frontend.depth import check_depth
 from srcgrad.frontend.freshness import compiles_to, stale_source_error, unwrap_own
+from srcgrad.frontend.source_lines import def_lines
 from srcgrad.syntax import gast
 
 
@@ -116,17 +117,9 @@ def parse_function(fn):
                               fn.__globals__, closure)
     filename = fn.__code__.co_filename
     _name_module_file(fn)
-    try:   # the code object's lines: those of the wrapper that runs, if decorated
-        lines, first_line = inspect.getsourcelines(fn.__code__)
-    except (OSError, TypeError):
-        from srcgrad.frontend.interactive import WAYS_IN
-
-        raise TransformError(
-            f"cannot read the source of {fn.__qualname__}, defined in {filename} (code run "
-            f"with python -c or exec() of a string leaves no source to read). {WAYS_IN}"
-        ) from None
+    cut = _read_lines(fn, def_lines)
     try:
-        node = _parse_lines(fn, lines, first_line)
+        node = _parse_source(fn, cut)
     except (SyntaxError, TransformError):
         if not compiles_to(fn):   # what was read is not the function (see fence)
             raise stale_source_error(fn) from None
@@ -135,6 +128,32 @@ def parse_function(fn):
     if "__class__" in closure:
         _explicit_super(node)
     return ParsedFunction(fn, node, filename, fn.__globals__, closure)
+
+
+def _parse_source(fn, cut):
+    """The ``FunctionDef`` of ``fn`` from ``cut``, the lines its indentation delimits
+    (``source_lines``), or from ``inspect``'s tokenized block when those could not be
+    told (None) or do not parse on their own (a block cut inside a string or bracket)."""
+    if cut is not None:
+        try:
+            return _parse_lines(fn, *cut)
+        except SyntaxError:
+            pass
+    return _parse_lines(fn, *_read_lines(fn, inspect.getsourcelines))
+
+
+def _read_lines(fn, read):
+    """``read(fn.__code__)``: the code object's lines, those of the wrapper that runs
+    if decorated; a TransformError if there is no source to read."""
+    try:
+        return read(fn.__code__)
+    except (OSError, TypeError):
+        from srcgrad.frontend.interactive import WAYS_IN
+
+        raise TransformError(
+            f"cannot read the source of {fn.__qualname__}, defined in "
+            f"{fn.__code__.co_filename} (code run with python -c or exec() of a string "
+            f"leaves no source to read). {WAYS_IN}") from None
 
 
 def _name_module_file(fn):
