@@ -1,16 +1,20 @@
 """A ``def``'s lines found by indentation (``frontend.source_lines``) are those
 ``inspect`` tokenizes, and a block cut inside a string or bracket falls back to
-``inspect``: each function below differentiates to its closed form."""
+``inspect``: each function below differentiates to its closed form, and the disk
+cache's key reads the same source text as ``inspect.getsource``."""
 
 import ast
+import functools
 import inspect
+import pathlib
 import textwrap
 
 import numpy as np
 import pytest
 
 import srcgrad as sg
-from srcgrad.frontend.source_lines import def_lines
+from srcgrad.compiler import cache
+from srcgrad.frontend.source_lines import def_lines, def_source
 
 
 def _text_at_column_zero(x):
@@ -89,3 +93,27 @@ def test_methods_trailing_comments_and_decorators_differentiate():
     np.testing.assert_allclose(sg.grad(_trailing_comment)(x), np.exp(x))
     np.testing.assert_allclose(sg.grad(_Model().loss, wrt="x")(x), 1 - np.tanh(x) ** 2)
     np.testing.assert_allclose(sg.grad(_decorated_cube)(x), 3 * x ** 2)
+
+
+def _wrapping(fn):
+    @functools.wraps(fn)
+    def wrapper(x):
+        return fn(x)
+    return wrapper
+
+
+@_wrapping
+def _wrapped_square(x):
+    return np.sum(x * x)
+
+
+def test_def_source_is_inspects_source_through_wrappers_and_cut_strings():
+    for fn in (_wrapped_square, _decorated_cube, _Model.loss, _text_at_column_zero,
+               _bracket_at_column_zero, lambda x: x):
+        assert def_source(fn) == inspect.getsource(fn)
+
+
+def test_the_package_files_are_listed_in_sorted_rglob_order():
+    root = pathlib.Path(sg.__file__).parent
+    expected = [path.relative_to(root).parts for path in sorted(root.rglob("*.py"))]
+    assert [parts for parts, _ in cache._source_files(str(root))] == expected

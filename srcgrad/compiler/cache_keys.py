@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import builtins
 import hashlib
-import inspect
 import types
 
+from srcgrad.frontend.source_lines import def_source
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.registry import qualified_name
 
@@ -64,7 +64,7 @@ def _const_text(const):
 
 def source_of(fn):
     try:
-        return inspect.getsource(fn)
+        return def_source(fn)
     except (OSError, TypeError):
         raise Uncacheable() from None
 

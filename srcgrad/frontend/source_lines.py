@@ -12,14 +12,16 @@ parse. So ``parse_lines(lines)`` either parses the whole ``def`` or raises Synta
 and the caller then asks ``inspect`` (which also serves lambdas and any indentation
 that is not plain spaces).
 
-Before: ``inspect.getsourcelines(fn.__code__)``.
+Before: ``inspect.getsourcelines(fn.__code__)``, ``inspect.getsource(fn)``.
 After:  ``def_lines(fn.__code__)``, the same ``def`` (its trailing comments left out),
-or None: ask ``inspect``.
+or None: ask ``inspect``; ``def_source(fn)``, the text of either, as ``getsource``.
 """
 
 from __future__ import annotations
 
+import ast
 import inspect
+import textwrap
 
 
 def def_lines(code):
@@ -70,3 +72,18 @@ def _is_decorator_or_blank(line):
 def _is_comment_or_blank(line):
     stripped = line.strip()
     return not stripped or stripped.startswith("#")
+
+
+def def_source(fn):
+    """The text ``inspect.getsource(fn)`` reads (through ``__wrapped__``), comments
+    after the last statement left out: ``def_lines``' cut when it parses on its own."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    cut = def_lines(code) if code is not None else None
+    if cut is not None:
+        text = "".join(cut[0])
+        try:
+            ast.parse(textwrap.dedent(text))
+            return text
+        except SyntaxError:
+            pass
+    return inspect.getsource(fn)
