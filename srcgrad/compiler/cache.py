@@ -247,7 +247,7 @@ def _write(key, text):
 def names_of(parsed):
     """Every dotted name the function reads that resolves now: ``{dotted: object}``."""
     found = {}
-    for node in gast.walk(parsed.node):
+    for node in syntax.walk(parsed.node):
         if isinstance(node, (gast.Name, gast.Attribute)):
             dotted = syntax.dotted_name(node)
             if dotted and dotted not in found:

@@ -24,29 +24,38 @@ never bound by the backward sweep and read by no nested function, lambda or gene
 
 from __future__ import annotations
 
+from collections import Counter
+
 from srcgrad import syntax
-from srcgrad.optimize.shape_saves import reads_by_role
+from srcgrad.optimize.uses import uses_of
 from srcgrad.syntax import gast
 
 READ_VARIABLE = "_sg.read_variable"
-_DEFERRED = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.GeneratorExp)
 
 
 def release_shapes(forward, backward, keep=()):
     """Insert ``v = _sg.shape_of(v)`` after the last forward use of each body-level name
     ``v`` that ``backward`` reads only for its shape (``keep``: names read by the
     result or the returned gradients, left alone)."""
-    candidates = _shape_only_reads(backward) - set(keep) - _bound(backward) \
-        - _read_later(forward) - _read_later(backward)
+    shapes, others, bound, later = set(), set(), set(), set()
+    for stmt in backward:
+        uses = uses_of(stmt)
+        shapes.update(uses.shape_reads)
+        others.update(uses.other_reads)
+        bound.update(uses.stores)
+        later.update(uses.deferred)
+    candidates = shapes - others - set(keep) - bound - later
     if not candidates:
         return forward
-    stores = _store_counts(forward)
+    forward_uses = [uses_of(stmt) for stmt in forward]
+    stores = Counter(name for uses in forward_uses for name in uses.stores)
+    candidates -= {name for uses in forward_uses for name in uses.deferred}
     definition, last_use = {}, {}
-    for position, stmt in enumerate(forward):
+    for position, (stmt, uses) in enumerate(zip(forward, forward_uses)):
         bound = _plain_target(stmt)
-        if bound in candidates and stores.get(bound) == 1 and _computed(stmt.value):
+        if bound in candidates and stores[bound] == 1 and _computed(stmt.value):
             definition[bound] = position
-        for name in syntax.loaded_names(stmt):
+        for name in uses.reads:
             if name in definition:
                 last_use[name] = position
     inserts = {}
@@ -64,12 +73,6 @@ def release_shapes(forward, backward, keep=()):
     return out
 
 
-def _shape_only_reads(backward):
-    """Names that ``backward`` reads, each read being a shape argument."""
-    shapes, others = reads_by_role(backward)
-    return shapes - others
-
-
 def _plain_target(stmt):
     if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], gast.Name):
@@ -85,27 +88,3 @@ def _computed(value):
     if isinstance(value, (gast.BinOp, gast.UnaryOp)):
         return True
     return isinstance(value, gast.Call) and syntax.dotted_name(value.func) != READ_VARIABLE
-
-
-def _store_counts(body):
-    counts = {}
-    for stmt in body:
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
-                counts[node.id] = counts.get(node.id, 0) + 1
-    return counts
-
-
-def _bound(body):
-    return set(_store_counts(body))
-
-
-def _read_later(body):
-    """Names read inside a lambda, nested function or generator expression (code that
-    may run after the value was released)."""
-    names = set()
-    for stmt in body:
-        for node in syntax.walk(stmt):
-            if isinstance(node, _DEFERRED):
-                names.update(syntax.loaded_names(node))
-    return names

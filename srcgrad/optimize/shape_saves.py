@@ -21,23 +21,8 @@ Before::                                   After::
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.optimize.uses import uses_of
 from srcgrad.syntax import gast
-
-# runtime helper -> the position of the argument it reads only for its shape
-SHAPE_ARGUMENTS = {"unbroadcast": 1, "sum_adjoint": 1, "mean_adjoint": 1, "zeros_like": 0,
-                   "slots_like": 0, "expand_summed": 1, "spread_to": 1}
-
-
-def shape_argument(node):
-    """The argument of a call of a runtime helper that reads it only for its shape."""
-    func = node.func
-    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
-            func.value.id == "_sg" and func.attr in SHAPE_ARGUMENTS:
-        position = SHAPE_ARGUMENTS[func.attr]
-        if position < len(node.args) and not any(isinstance(a, gast.Starred)
-                                                 for a in node.args):
-            return node.args[position]
-    return None
 
 
 def _shape_only(backward):
@@ -58,15 +43,11 @@ def _shape_only(backward):
 def reads_by_role(backward):
     """``(shape reads, other reads)``: the names ``backward`` reads as a shape argument
     (``_sg.unbroadcast(g, x)``'s ``x``), and those it reads in any other way."""
-    shapes, others, templates = set(), set(), set()
-    for node in syntax.walk(gast.Module(body=backward, type_ignores=[])):
-        if isinstance(node, gast.Call):
-            argument = shape_argument(node)
-            if isinstance(argument, gast.Name):
-                templates.add(id(argument))
-        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            (shapes if id(node) in templates else others).add(node.id)
-    # (a call's arguments are walked after the call itself, so templates are known)
+    shapes, others = set(), set()
+    for stmt in backward:
+        uses = uses_of(stmt)
+        shapes.update(uses.shape_reads)
+        others.update(uses.other_reads)
     return shapes, others
 
 

@@ -34,6 +34,8 @@ _ELEMENTWISE = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.USub, ga
 def compact_spreads(backward, live_out):
     """Rewrite each ``n = _sg.sum_adjoint(g, a, axis, keepdims)`` whose only read is in
     elementwise arithmetic of the next statement (see the module docstring)."""
+    if not any(_spread(stmt)[0] for stmt in syntax.statements(backward)):
+        return backward   # (most sweeps: no walk counting every name)
     loads, stores = Counter(), Counter()
     for node in syntax.walk(gast.Module(body=backward, type_ignores=[])):
         if isinstance(node, gast.Name):
