@@ -55,7 +55,15 @@ def render_module(header, functions):
         if getattr(fn, "lineno", None):
             line_map[first] = fn.lineno
         for stmt in fn.body:
-            chunk, start = chunks[id(stmt)], len(lines) + 1
+            chunk = chunks[id(stmt)]
+            if len(chunk.lines) == 1:   # (most statements: no offsets to add)
+                lines.append(chunk.lines[0])
+                if chunk.line_map:
+                    line_map[len(lines)] = chunk.line_map[0][1]
+                if chunk.last_code is not None:
+                    last = len(lines)
+                continue
+            start = len(lines) + 1
             line_map.update((start + offset, user) for offset, user in chunk.line_map)
             if chunk.last_code is not None:
                 last = start + chunk.last_code

@@ -21,7 +21,7 @@ from __future__ import annotations
 from srcgrad import syntax
 from srcgrad.analysis.dataflow import surely_defined_after
 from srcgrad.modes.reverse_rules import MATH_TWINS
-from srcgrad.optimize import optimize_sweeps
+from srcgrad.optimize import UseCache, optimize_sweeps
 from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
@@ -32,12 +32,13 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     containers (``_container_params``)."""
     params = syntax.param_names(parsed.node.args)
     signature = parsed.node.args
-    grads, zero_wrt = _gradients(result, namer, scalars, containers)
+    uses = UseCache()   # each statement's names, found once for this and the optimizer
+    grads, zero_wrt = _gradients(result, namer, scalars, containers, uses)
     grads_expr = grads[0] if single else syntax.tuple_of(grads)
     live_out = {result.adjoints[p] for p in result.adjoints if result.adjoints[p]}
     forward, backward, saved = optimize_sweeps(
         result.forward, result.backward, live_out,
-        syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr))
+        syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr), uses)
     prologue = _saves_prologue(forward, saved, result.stack)
     forward = prologue + forward
     value = result.result
@@ -45,7 +46,7 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     seed_stmt = syntax.assign(seed, syntax.quote_expr(f"{result.seed_helper}(y)", y=value))
 
     residuals, residual_inits = _residuals(forward, backward, grads_expr, params, prologue,
-                                           seed)
+                                           seed, uses)
     saved_name = namer.fresh("saved")
     unpack = [syntax.assign(syntax.tuple_of([syntax.name(r, True) for r in residuals], True),
                             syntax.name(saved_name))] if residuals else []
@@ -73,7 +74,7 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
         fn_names["grad"], params, fused + [gast.Return(value=syntax.clone(grads_out))],
         arguments=signature)
     returned, keep = value, []
-    if isinstance(value, gast.Name) and value.id in _assigned(backward):
+    if isinstance(value, gast.Name) and value.id in _assigned(backward, uses):
         # The backward sweep restores overwritten values: keep the result before it runs.
         returned = syntax.name(namer.fresh("value"))
         keep = [syntax.assign(returned.id, syntax.clone(value))]
@@ -88,12 +89,12 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     return functions, zero_wrt
 
 
-def _gradients(result, namer, scalars, containers):
+def _gradients(result, namer, scalars, containers, uses):
     """The returned gradient of each ``wrt`` parameter (in its input's dtype, in its
     structure for a container), and the parameters whose gradient is symbolically zero."""
     grads = []
     zero_wrt = []
-    rebound = _assigned(result.forward)   # (before any `x_entry = x` is added)
+    rebound = _assigned(result.forward, uses)   # (before any `x_entry = x` is added)
     for p in result.adjoints:
         adjoint = result.adjoints[p]
         if adjoint is None:
@@ -123,17 +124,18 @@ def _saves_prologue(forward, saved, stack):
     return prologue
 
 
-def _residuals(forward, backward, grads_expr, params, prologue, seed):
+def _residuals(forward, backward, grads_expr, params, prologue, seed, uses):
     """The names the backward sweep reads from the forward sweep (in the order they are
-    first bound), and ``r = None`` for those the forward sweep may leave unbound."""
-    order = _order(forward, params)   # every name the forward sweep or a parameter binds
+    first bound), and ``r = None`` for those the forward sweep may leave unbound
+    (``uses``: the ``UseCache`` the optimizer filled)."""
+    order = _order(forward, params, uses)   # every name the forward sweep or a parameter binds
     defined = set(order)
-    backward_reads = _loaded(backward) | _loaded(grads_expr)
+    backward_reads = uses.reads(backward) | _loaded(grads_expr)
     residuals = sorted((backward_reads & defined) - {seed}, key=order.__getitem__)
     exit_defined = surely_defined_after(forward, params)
     # The split forward packs every residual, so one assigned on some paths only starts
     # as None there (the fused functions never read it on the other paths).
-    initialized = _assigned(prologue)
+    initialized = _assigned(prologue, uses)
     residual_inits = [syntax.assign(r, syntax.const(None)) for r in residuals
                       if r not in exit_defined and r not in initialized]
     return residuals, residual_inits
@@ -157,9 +159,8 @@ def _scalar_dispatch(parsed, functions, base, namer, containers):
     args = parsed.node.args
     params = [a.id for a in args.posonlyargs + args.args]
     if args.vararg or args.kwarg or args.kwonlyargs or not params \
-            or containers & set(params) or _matmul_operands(parsed.node, params):
-        return {}
-    if not _calls_array_helpers(functions["grad"]):
+            or containers & set(params) or not _calls_array_helpers(functions["grad"]) \
+            or _matmul_operands(parsed.node, params):   # (the walk of the whole function last)
         return {}
     aliases = {}
     for role in ("grad", "value_and_grad"):
@@ -228,10 +229,10 @@ def _maybe_undefined(forward):
             and getattr(stmt, "maybe_undefined", False)}
 
 
-def _assigned(body):
+def _assigned(body, uses):
     names = set()
-    for stmt in body:   # (a block's walk covers its nested statements)
-        names.update(syntax.names_in(stmt, gast.Store))
+    for stmt in body:   # (a block's uses cover its nested statements)
+        names.update(uses.of(stmt).stores)
     return names
 
 
@@ -243,11 +244,11 @@ def _loaded(node_or_body):
     return names
 
 
-def _order(forward, params):
+def _order(forward, params, uses):
     """``{name: position}`` of the parameters, then of the names ``forward`` assigns in
-    the order it first assigns them."""
+    the order it first assigns them (``uses``: a ``UseCache``)."""
     order = {p: i for i, p in enumerate(params)}
     for stmt in forward:   # (a block's names before those of the statements after it)
-        for name in syntax.names_in(stmt, gast.Store):
+        for name in uses.of(stmt).stores:
             order.setdefault(name, len(order))
     return order

@@ -12,19 +12,25 @@ else; the copy itself is then dead.
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 from srcgrad import syntax
-from srcgrad.analysis.cfg import statement_defs_uses
+from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
 
-def propagate_copies(body, reads=None):
-    reads = _read_counts(body) if reads is None else reads
+def propagate_copies(body, reads=None, uses=None):
+    """Fold the copies of ``body`` (see the module docstring); returns ``(body,
+    changed)``. ``uses``: the ``UseCache`` of the passes run together."""
+    uses = UseCache() if uses is None else uses
+    reads = _read_counts(body, uses) if reads is None else reads
     changed = False
     for stmt in body:
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
-                new, inner_changed = propagate_copies(inner, reads)
+                new, inner_changed = propagate_copies(inner, reads, uses)
                 setattr(stmt, field, new)
                 changed |= inner_changed
     out = list(body)
@@ -33,9 +39,10 @@ def propagate_copies(body, reads=None):
         stmt = out[i]
         if _is_copy(stmt):
             target, source = stmt.targets[0].id, stmt.value.id
-            j = _single_reader(out, i, target, source, reads)
+            j = _single_reader(out, i, target, source, reads, uses)
             if j is not None:
                 _rename_reads(out[j], target, source)
+                uses.forget(out[j])
                 if _is_copy(out[j]) and out[j].targets[0].id == out[j].value.id:
                     del out[j]  # the fold left `a = a`
                 del out[i]
@@ -59,15 +66,13 @@ def _rename_reads(stmt, old, new):
             node.id = new
 
 
-def _read_counts(body):
-    counts = {}
-    for stmt in body:
-        for name in syntax.loaded_names(stmt):
-            counts[name] = counts.get(name, 0) + 1
-    return counts
+def _read_counts(body, uses):
+    found = (uses.of(stmt) for stmt in body)
+    return Counter(chain.from_iterable(names for each in found
+                                       for names in (each.shape_reads, each.other_reads)))
 
 
-def _single_reader(body, i, target, source, reads):
+def _single_reader(body, i, target, source, reads, uses):
     """Index of the one later simple statement reading ``target``, if folding is safe."""
     if reads.get(target, 0) != 1:
         return None
@@ -75,8 +80,8 @@ def _single_reader(body, i, target, source, reads):
         stmt = body[j]
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             return None
-        defs, uses = statement_defs_uses(stmt)
-        if target in uses:
+        defs, read = uses.defs_uses(stmt)
+        if target in read:
             if isinstance(stmt, gast.AugAssign) or source in defs and target in defs:
                 return None
             if isinstance(stmt, gast.Assign) and not isinstance(stmt.targets[0], gast.Name):

@@ -10,8 +10,9 @@ Before::                               After::
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.analysis.cfg import CFG, statement_defs_uses
+from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import live_names
+from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
 PURE_CALL_ROOTS = {"np", "math", "_sg"}
@@ -21,13 +22,13 @@ PURE_CALL_ROOTS = {"np", "math", "_sg"}
 IMPURE_HELPERS = {"add_at", "read_variable", "dynamic_backward"}
 
 
-def eliminate_dead_code(body, live_out):
+def eliminate_dead_code(body, live_out, uses=None):
     """Drop the dead assignments of ``body``, also those that fed only dead ones: the
     liveness is solved again on the same graph with the dropped statements' reads and
     writes taken out, until nothing more is dead (one graph, not one per round).
-    Returns ``(body, changed)``."""
+    Returns ``(body, changed)``. ``uses``: the ``UseCache`` of the passes run together."""
     if all(type(stmt) in _SIMPLE for stmt in body):
-        return _straight_line(body, live_out)
+        return _straight_line(body, live_out, UseCache() if uses is None else uses)
     cfg = CFG([], body)
     dead = set()   # id of each dropped statement
     while True:
@@ -64,7 +65,7 @@ def _removable(stmt):
 _SIMPLE = (gast.Assign, gast.AugAssign, gast.Expr, gast.Pass)
 
 
-def _straight_line(body, live_out):
+def _straight_line(body, live_out, uses):
     """Dead code elimination of straight-line code in one backward pass: a statement is
     dead when nothing after it that stays reads what it defines (as the graph's liveness
     finds, without building the graph).
@@ -73,11 +74,11 @@ def _straight_line(body, live_out):
     live = set(live_out)
     kept = []
     for stmt in reversed(body):
-        defs, uses = statement_defs_uses(stmt)
+        defs, read = uses.defs_uses(stmt)
         if defs and live.isdisjoint(defs) and _removable(stmt):
             continue
         live.difference_update(defs)
-        live.update(uses)
+        live.update(read)
         kept.append(stmt)
     kept.reverse()
     return kept, len(kept) != len(body)

@@ -27,35 +27,37 @@ from __future__ import annotations
 from collections import Counter
 
 from srcgrad import syntax
-from srcgrad.optimize.uses import uses_of
+from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
 READ_VARIABLE = "_sg.read_variable"
 
 
-def release_shapes(forward, backward, keep=()):
+def release_shapes(forward, backward, keep=(), uses=None):
     """Insert ``v = _sg.shape_of(v)`` after the last forward use of each body-level name
     ``v`` that ``backward`` reads only for its shape (``keep``: names read by the
-    result or the returned gradients, left alone)."""
+    result or the returned gradients, left alone; ``uses``: the ``UseCache`` of the
+    passes run together)."""
+    uses = UseCache() if uses is None else uses
     shapes, others, bound, later = set(), set(), set(), set()
     for stmt in backward:
-        uses = uses_of(stmt)
-        shapes.update(uses.shape_reads)
-        others.update(uses.other_reads)
-        bound.update(uses.stores)
-        later.update(uses.deferred)
+        found = uses.of(stmt)
+        shapes.update(found.shape_reads)
+        others.update(found.other_reads)
+        bound.update(found.binds)
+        later.update(found.deferred)
     candidates = shapes - others - set(keep) - bound - later
     if not candidates:
         return forward
-    forward_uses = [uses_of(stmt) for stmt in forward]
-    stores = Counter(name for uses in forward_uses for name in uses.stores)
-    candidates -= {name for uses in forward_uses for name in uses.deferred}
+    forward_uses = [uses.of(stmt) for stmt in forward]
+    stores = Counter(name for found in forward_uses for name in found.binds)
+    candidates -= {name for found in forward_uses for name in found.deferred}
     definition, last_use = {}, {}
-    for position, (stmt, uses) in enumerate(zip(forward, forward_uses)):
+    for position, (stmt, found) in enumerate(zip(forward, forward_uses)):
         bound = _plain_target(stmt)
         if bound in candidates and stores[bound] == 1 and _computed(stmt.value):
             definition[bound] = position
-        for name in uses.reads:
+        for name in found.reads:
             if name in definition:
                 last_use[name] = position
     inserts = {}
@@ -68,9 +70,15 @@ def release_shapes(forward, backward, keep=()):
     for position, stmt in enumerate(forward):
         out.append(stmt)
         for name in sorted(inserts.get(position, ())):
-            release = syntax.quote("v = _sg.shape_of(v)", v=syntax.name(name))[0]
-            out.append(syntax.set_line(release, syntax.line_of(stmt)))
+            out.append(syntax.set_line(_release(name), syntax.line_of(stmt)))
     return out
+
+
+def _release(name):
+    """``name = _sg.shape_of(name)`` (built directly: a long sweep has thousands)."""
+    shape_of = gast.Attribute(value=syntax.name("_sg"), attr="shape_of", ctx=gast.Load())
+    return syntax.assign(name, gast.Call(func=shape_of, args=[syntax.name(name)],
+                                         keywords=[]))
 
 
 def _plain_target(stmt):

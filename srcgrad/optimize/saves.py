@@ -50,11 +50,24 @@ def _loaded(stmt):
     return names
 
 
+_SIMPLE = (gast.Assign, gast.AugAssign, gast.Expr, gast.Return, gast.Pass)
+
+
+def _has_save(body):
+    """Does a statement of ``body`` (or of its nested blocks) save a value? (A simple
+    statement holds no block: a long straight-line sweep is scanned without a walk.)"""
+    for stmt in body:
+        if _is_save(stmt):
+            return True
+        if type(stmt) not in _SIMPLE and any(_is_save(s) for s in syntax.statements([stmt])):
+            return True
+    return False
+
+
 def prune_saves(forward, backward, live_out=()):
     """Drop the save pairs of every variable none of whose restores is read afterwards
     (liveness over the backward sweep); return (forward, backward, names still saved)."""
-    if not any(_is_save(s) for s in syntax.statements(forward)) \
-            and not any(_is_save(s) for s in syntax.statements(backward)):
+    if not _has_save(forward) and not _has_save(backward):
         return forward, backward, set()   # nothing saved (straight-line code, renamed)
     sharing = storage_groups(forward)
     while True:

@@ -21,11 +21,11 @@ Before::                                   After::
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.optimize.uses import uses_of
+from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
 
-def _shape_only(backward):
+def _shape_only(backward, uses):
     """The names restored by a plain ``v = stack.pop()`` that the backward sweep reads
     only for their shape."""
     restored, other_restores = set(), set()
@@ -36,25 +36,27 @@ def _shape_only(backward):
             (restored if plain else other_restores).add(stmt.saved)
     if not restored:
         return set()
-    _, other_reads = reads_by_role(backward)
+    _, other_reads = reads_by_role(backward, uses)
     return restored - other_restores - other_reads
 
 
-def reads_by_role(backward):
+def reads_by_role(backward, uses):
     """``(shape reads, other reads)``: the names ``backward`` reads as a shape argument
-    (``_sg.unbroadcast(g, x)``'s ``x``), and those it reads in any other way."""
+    (``_sg.unbroadcast(g, x)``'s ``x``), and those it reads in any other way (``uses``:
+    a ``UseCache``)."""
     shapes, others = set(), set()
     for stmt in backward:
-        uses = uses_of(stmt)
-        shapes.update(uses.shape_reads)
-        others.update(uses.other_reads)
+        found = uses.of(stmt)
+        shapes.update(found.shape_reads)
+        others.update(found.other_reads)
     return shapes, others
 
 
-def save_shapes(forward, backward):
+def save_shapes(forward, backward, uses=None):
     """Rewrite, in ``forward``, the pushes of names ``backward`` reads only for their
-    shape."""
-    names = _shape_only(backward)
+    shape (``uses``: the ``UseCache`` of the passes run together)."""
+    uses = UseCache() if uses is None else uses
+    names = _shape_only(backward, uses)
     if not names:
         return forward
     for stmt in syntax.statements(forward):
@@ -63,4 +65,5 @@ def save_shapes(forward, backward):
             value = call.args[0] if isinstance(call, gast.Call) and call.args else None
             if isinstance(value, gast.Name) and value.id == stmt.saved:
                 call.args[0] = syntax.quote_expr("_sg.shape_of(v)", v=value)
+                uses.forget(stmt)
     return forward

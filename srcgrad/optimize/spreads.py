@@ -26,36 +26,42 @@ from __future__ import annotations
 from collections import Counter
 
 from srcgrad import syntax
+from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
 _ELEMENTWISE = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.USub, gast.UAdd)
 
 
-def compact_spreads(backward, live_out):
+def compact_spreads(backward, live_out, uses=None):
     """Rewrite each ``n = _sg.sum_adjoint(g, a, axis, keepdims)`` whose only read is in
-    elementwise arithmetic of the next statement (see the module docstring)."""
+    elementwise arithmetic of the next statement (see the module docstring). ``uses``:
+    the ``UseCache`` of the passes run together."""
     if not any(_spread(stmt)[0] for stmt in syntax.statements(backward)):
-        return backward   # (most sweeps: no walk counting every name)
+        return backward   # (most sweeps: no name counted)
+    uses = UseCache() if uses is None else uses
     loads, stores = Counter(), Counter()
-    for node in syntax.walk(gast.Module(body=backward, type_ignores=[])):
-        if isinstance(node, gast.Name):
-            (loads if isinstance(node.ctx, gast.Load) else stores)[node.id] += 1
+    for stmt in backward:
+        found = uses.of(stmt)
+        loads.update(found.reads)
+        stores.update(found.binds)
     single = {n for n, count in loads.items() if count == 1 and stores[n] == 1} - set(live_out)
     if single:
-        _rewrite_block(backward, single)
+        _rewrite_block(backward, single, uses)
     return backward
 
 
-def _rewrite_block(block, single):
+def _rewrite_block(block, single, uses):
     for stmt, following in zip(block, block[1:] + [None]):
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], gast.stmt):
-                _rewrite_block(inner, single)
+                _rewrite_block(inner, single, uses)
         name, template = _spread(stmt)
         if name in single and isinstance(following, (gast.Assign, gast.AugAssign)) and \
                 _wrap_reader(following, name, template):
             stmt.value.func.attr = "expand_summed"
+            uses.forget(stmt)
+            uses.forget(following)
 
 
 def _spread(stmt):

@@ -7,15 +7,18 @@ binds, which a nested function, lambda or generator reads (code that may run lat
 of its own walk made a long sweep's optimization several walks of it.
 
 Before: ``d_x = _sg.unbroadcast(g * k, x)``.
-After: ``Uses(shape_reads=['x'], other_reads=['g', 'k'], stores=['d_x'], deferred=[])``
-(names in walk order, repeated as often as they occur).
+After: ``Uses`` with shape_reads ``['x']``, other_reads ``['_sg', 'g', 'k']``, stores
+``['d_x']``, other_binds and deferred ``[]`` (names in walk order, with repeats).
+
+``UseCache`` keeps each simple statement's ``Uses`` while ``optimize_sweeps`` runs its
+passes, so a sweep is walked once, not once per pass: a pass that rewrites a statement
+in place tells it (``forget``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-
 from srcgrad import syntax
+from srcgrad.analysis.cfg import statement_defs_uses
 from srcgrad.syntax import gast
 
 # runtime helper -> the position of the argument it reads only for its shape
@@ -27,16 +30,21 @@ DEFERRED = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.Generator
 _DEFERRED_KINDS = frozenset(DEFERRED)
 
 
-@dataclasses.dataclass
 class Uses:
-    shape_reads: list   # names read as a shape argument (see ``shape_argument``)
-    other_reads: list   # names read in any other way
-    stores: list        # names bound (or deleted)
-    deferred: list      # names read inside a nested function, lambda or generator
+    """The names one statement uses, each list in walk order with repeats."""
 
-    @property
-    def reads(self):
-        return self.shape_reads + self.other_reads
+    __slots__ = ("shape_reads", "other_reads", "reads", "stores", "other_binds", "binds",
+                 "deferred", "defs_uses")
+
+    def __init__(self, shape_reads, other_reads, stores, other_binds, deferred):
+        self.shape_reads = shape_reads   # read as a shape argument (``shape_argument``)
+        self.other_reads = other_reads   # read in any other way
+        self.reads = shape_reads + other_reads
+        self.stores = stores             # assigned
+        self.other_binds = other_binds   # deleted, or a nested function's parameters
+        self.binds = stores + other_binds
+        self.deferred = deferred         # read inside a nested function, lambda, generator
+        self.defs_uses = None            # (see ``UseCache.defs_uses``)
 
 
 def shape_argument(node):
@@ -53,17 +61,17 @@ def shape_argument(node):
 
 def uses_of(node):
     """The ``Uses`` of the tree ``node`` (a statement, its nested blocks included)."""
-    shape_reads, other_reads, stores, deferred = [], [], [], []
+    shape_reads, other_reads, stores, other_binds, deferred = [], [], [], [], []
     templates = set()   # ids of the Name nodes that are shape arguments
     nodes = [node]
     append, extend = nodes.append, nodes.extend
-    name_class, constant_class, load = gast.Name, gast.Constant, gast.Load
+    name_class, constant_class, load, store = gast.Name, gast.Constant, gast.Load, gast.Store
     call_class, binop_class, attribute_class = gast.Call, gast.BinOp, gast.Attribute
     for current in nodes:   # breadth-first: a call is seen before its arguments
         kind = type(current)
         if kind is name_class:
             if not isinstance(current.ctx, load):
-                stores.append(current.id)
+                (stores if isinstance(current.ctx, store) else other_binds).append(current.id)
             elif id(current) in templates:
                 shape_reads.append(current.id)
             else:
@@ -89,7 +97,7 @@ def uses_of(node):
             if kind in _DEFERRED_KINDS:
                 deferred.extend(syntax.loaded_names(current))
             _add_children(current, kind, append)
-    return Uses(shape_reads, other_reads, stores, deferred)
+    return Uses(shape_reads, other_reads, stores, other_binds, deferred)
 
 
 def _add_children(node, kind, append):
@@ -104,3 +112,54 @@ def _add_children(node, kind, append):
                     append(item)
         elif isinstance(value, gast.AST):
             append(value)
+
+
+# Statements whose ``Uses`` a ``UseCache`` keeps (the others hold blocks that the passes
+# change: found afresh each time)
+_SIMPLE = frozenset({gast.Assign, gast.AugAssign, gast.Expr, gast.Return, gast.Pass})
+
+
+class UseCache:
+    """``Uses`` of statements, each simple statement's found once and kept until
+    ``forget`` (a pass changed it in place)."""
+
+    def __init__(self):
+        self._found = {}   # id(stmt) -> (stmt, its Uses); the statement kept alive
+
+    def of(self, stmt):
+        entry = self._found.get(id(stmt))
+        if entry is not None and entry[0] is stmt:
+            return entry[1]
+        uses = uses_of(stmt)
+        if type(stmt) in _SIMPLE:
+            self._found[id(stmt)] = (stmt, uses)
+        return uses
+
+    def forget(self, stmt):
+        self._found.pop(id(stmt), None)
+
+    def reads(self, body):
+        """Every name ``body`` reads, as a set."""
+        names = set()
+        for stmt in body:
+            names.update(self.of(stmt).reads)
+        return names
+
+    def defs_uses(self, stmt):
+        """``analysis.cfg.statement_defs_uses(stmt)``: the names a simple statement
+        defines and reads (in no particular order)."""
+        uses = self.of(stmt)
+        if uses.defs_uses is None:
+            uses.defs_uses = _defs_uses(stmt, uses)
+        return uses.defs_uses
+
+
+def _defs_uses(stmt, uses):
+    kind = type(stmt)
+    if kind is gast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is gast.Name:
+        return [stmt.targets[0].id], uses.reads
+    if kind is gast.AugAssign and type(stmt.target) is gast.Name:
+        return [stmt.target.id], [stmt.target.id] + uses.reads
+    if kind is gast.Expr:
+        return [], uses.reads
+    return statement_defs_uses(stmt)
