@@ -22,6 +22,7 @@ from srcgrad import syntax
 from srcgrad.analysis.dataflow import surely_defined_after
 from srcgrad.modes.reverse_rules import MATH_TWINS
 from srcgrad.optimize import UseCache, optimize_sweeps
+from srcgrad.optimize.accumulators import accumulate_in_place
 from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
@@ -39,6 +40,7 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     forward, backward, saved = optimize_sweeps(
         result.forward, result.backward, live_out,
         syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr), uses)
+    backward = accumulate_in_place(forward, backward, set(params) | {result.seed}, uses)
     prologue = _saves_prologue(forward, saved, result.stack)
     forward = prologue + forward
     value = result.result

@@ -96,6 +96,8 @@ class TangentExpander:
         new.args = [swap(a) for a in call.args]
         for kw_new, kw in zip(new.keywords, call.keywords):
             kw_new.value = swap(kw.value)
+        if info.rule.tangent_call:
+            new.func = syntax.quote_expr(info.rule.tangent_call)
         return new
 
     @staticmethod

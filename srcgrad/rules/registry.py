@@ -60,6 +60,8 @@ class Rule:
     structured: bool = False  # the result is a tuple: tangent terms add item by item
     constants: dict = dataclasses.field(default_factory=dict)  # param -> why no derivative
     #                         flows through it (beyond the names in STRUCTURAL_PARAMS)
+    tangent_call: str | None = None  # linear rows: what the tangent calls instead (the
+    #                         functional twin of a helper that writes in place)
 
     def refusal(self, param):
         """The error message for differentiating through ``param``, or None."""

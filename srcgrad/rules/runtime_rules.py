@@ -43,6 +43,9 @@ deflinear(rt.item_adjoint, "v, index, value",
 defadjoint(rt.added_at, "v, index, item", tangent="linear", v="g",
            item="_sg.unbroadcast(g[index], item)")
 defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="g", b="g")
+# (its tangent adds the tangents as new values: they are not proven unshared)
+defadjoint(rt.add_into, "a, b", tangent="linear", a="g", b="g").tangent_call = \
+    "_sg.add_cotangents"
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
 deflinear(rt.restructure, "v, x", "g", linear_in="v")

@@ -10,6 +10,7 @@ modules what rule rows call;
 ``variables`` what eager units call to read Variables and return their cotangents.
 """
 
+from srcgrad.runtime.accumulation import *  # noqa: F403
 from srcgrad.runtime.adjoints import *  # noqa: F403
 from srcgrad.runtime.aliasing import *  # noqa: F403
 from srcgrad.runtime.array_adjoints import *  # noqa: F403
