@@ -129,3 +129,26 @@ def test_gradients_through_a_kept_axis_max_match_finite_differences():
     x = RNG.standard_normal((4, 6))
     np.testing.assert_allclose(sg.grad(log_sum_exp)(x), numeric_grad(log_sum_exp, [x], 0),
                                rtol=1e-5, atol=1e-8)
+
+
+@pytest.mark.parametrize("shape, index, g", [
+    ((6,), slice(1, 4), np.arange(3.0)),           # a slice of a vector
+    ((6,), slice(2, None), 2.5),                   # a number spread over the slice
+    ((3, 4), 1, np.arange(4.0)),                   # a row: a view
+    ((3, 4), slice(0, 2), np.arange(4.0)),         # rows, the addend broadcast
+    ((6,), 3, 1.5),                                # one element: no view, written back
+    ((3, 4), (slice(None), slice(1, 3)), np.ones((3, 2))),
+])
+def test_add_at_with_a_basic_index_adds_in_place(shape, index, g):
+    dx = np.arange(float(np.prod(shape))).reshape(shape)
+    expected = dx.copy()
+    expected[index] += g
+    assert core.add_at(dx, index, g) is dx
+    np.testing.assert_array_equal(dx, expected)
+
+
+def test_add_at_refuses_what_numpy_refuses():
+    dx = np.zeros((2, 3))
+    with pytest.raises(TypeError):   # a complex sum into a real row, as dx[0] += g
+        core.add_at(dx, 0, np.ones(3) * 1j)
+    assert not dx.any()

@@ -99,7 +99,11 @@ def add_at(dx, index, g):
     """``dx[index] += g``, in place, correct for repeated fancy indices; returns ``dx``."""
     kind = type(dx)
     if kind is _NDARRAY and (type(index) is int or type(index) is slice):
-        dx[index] += g
+        if dx.ndim > 1 or type(index) is slice:   # a view: no copy back into dx
+            view = dx[index]
+            view += g
+        else:
+            dx[index] += g
         return dx
     if kind is dict:
         dx[index] = add_cotangents(dx[index], g) if index in dx else g

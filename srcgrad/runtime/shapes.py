@@ -69,9 +69,15 @@ class SavedShape:
         self.shape, self.dtype = shape, dtype
 
 
+# Arrays of at most this many elements are saved as they are: a ``SavedShape`` would
+# take as much memory and cost more to make than the array it lets go.
+_SMALL = 64
+
+
 def shape_of(x):
-    """``x`` as a shape to save: a ``SavedShape`` for an array, else ``x`` itself."""
-    return SavedShape(x.shape, x.dtype) if type(x) is _NDARRAY else x
+    """``x`` as a shape to save: a ``SavedShape`` for an array, else ``x`` itself (a small
+    array too: the helpers read an array and its ``SavedShape`` alike)."""
+    return SavedShape(x.shape, x.dtype) if type(x) is _NDARRAY and x.size > _SMALL else x
 
 
 def unbroadcast(g, x):

@@ -36,7 +36,7 @@ def scalar_bias(x, b):
 
 
 RNG = np.random.default_rng(7)
-X, W1, B1, W2 = (RNG.standard_normal((4, 3)), RNG.standard_normal((3, 5)),
+X, W1, B1, W2 = (RNG.standard_normal((16, 3)), RNG.standard_normal((3, 5)),
                  RNG.standard_normal(5), RNG.standard_normal((5, 2)))
 
 
@@ -58,8 +58,8 @@ def test_a_shape_read_value_is_released_after_its_last_forward_use():
     assert lines[release - 1] == "_add = _matmul + b1"   # its last forward read
     check(mlp, (X, W1, B1, W2), (1, 2, 3))
     _, saved = compiler.reverse_unit(mlp, ("W1", "b1", "W2")).forward(X, W1, B1, W2)
-    assert any(isinstance(s, SavedShape) and s.shape == (4, 5) for s in saved)
-    assert not any(isinstance(s, np.ndarray) and s.shape == (4, 5) and s is not None
+    assert any(isinstance(s, SavedShape) and s.shape == (16, 5) for s in saved)
+    assert not any(isinstance(s, np.ndarray) and s.shape == (16, 5) and s is not None
                    and np.allclose(s, X @ W1) for s in saved)
 
 

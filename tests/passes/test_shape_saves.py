@@ -50,7 +50,7 @@ def leaves(saved):
 
 
 RNG = np.random.default_rng(3)
-X, W, B = RNG.standard_normal((5, 4)), RNG.standard_normal((4, 4)) * 0.5, RNG.standard_normal(4)
+X, W, B = RNG.standard_normal((20, 4)), RNG.standard_normal((4, 4)) * 0.5, RNG.standard_normal(4)
 
 
 def test_a_template_only_value_is_saved_as_its_shape():
@@ -58,7 +58,7 @@ def test_a_template_only_value_is_saved_as_its_shape():
     assert "stack.append(_sg.shape_of(_matmul))" in sg.source(grad)
     _, saved = compiler.reverse_unit(rnn, ("w", "b")).forward(X, W, B)
     shapes = [leaf for leaf in leaves(saved) if isinstance(leaf, SavedShape)]
-    assert len(shapes) == 6 and all(s.shape == (5, 4) for s in shapes)
+    assert len(shapes) == 6 and all(s.shape == (20, 4) for s in shapes)
     dw, db = grad(X, W, B)
     np.testing.assert_allclose(dw, numeric_grad(rnn, [X, W, B], 1), rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(db, numeric_grad(rnn, [X, W, B], 2), rtol=1e-5, atol=1e-7)
@@ -84,11 +84,18 @@ G = np.arange(12.0).reshape(4, 3)
     (G.astype(np.float32), np.zeros((4, 3)), G.astype(np.float32)),
 ])
 def test_unbroadcast_reads_a_saved_shape_as_the_array(g, x, expected):
-    for template in (x, shape_of(x)):
+    for template in (x, SavedShape(x.shape, x.dtype)):
         got = unbroadcast(g, template)
         assert type(got) is np.ndarray and got.dtype == expected.dtype
         np.testing.assert_array_equal(got, expected)
     assert shape_of(2.5) == 2.5 and shape_of(np.float64(1.0)) == 1.0
+
+
+def test_shape_of_keeps_small_arrays_and_saves_the_shape_of_larger_ones():
+    small, large = np.ones(64), np.ones((5, 13), dtype=np.float32)
+    assert shape_of(small) is small   # as small as its SavedShape: kept as it is
+    saved = shape_of(large)
+    assert type(saved) is SavedShape and saved.shape == (5, 13) and saved.dtype == np.float32
 
 
 def test_mean_adjoints_argument_is_saved_as_its_shape():
@@ -110,7 +117,7 @@ def test_reductions_and_zeros_read_a_saved_shape_as_the_array(a, axis, keepdims)
     count = a.size if axis is None else np.prod([a.shape[i] for i in np.atleast_1d(axis)])
     dtype = a.dtype if a.dtype.kind == "f" else np.float64
     spread = np.full(a.shape, 2.0 if axis is None else 1.0, dtype=dtype)   # g, everywhere
-    for template in (a, shape_of(a)):
+    for template in (a, SavedShape(a.shape, a.dtype)):
         summed, mean = sum_adjoint(g, template, axis, keepdims), \
             mean_adjoint(g, template, axis, keepdims)
         assert summed.dtype == dtype and mean.dtype == dtype

@@ -7,7 +7,7 @@ import pytest
 
 import srcgrad as sg
 from srcgrad.optimize.spreads import compact_spreads
-from srcgrad.runtime import expand_summed, shape_of, spread_to, sum_adjoint
+from srcgrad.runtime import SavedShape, expand_summed, spread_to, sum_adjoint
 from tests.conftest import numeric_grad
 from tests.passes.helpers import expect, show, statements
 
@@ -103,7 +103,7 @@ def test_the_pass_wraps_only_a_single_elementwise_read_of_the_next_statement():
 A = np.arange(24.0).reshape(2, 3, 4)
 
 
-@pytest.mark.parametrize("template", [A, shape_of(A), A.astype(np.float32),
+@pytest.mark.parametrize("template", [A, SavedShape(A.shape, A.dtype), A.astype(np.float32),
                                       np.arange(24).reshape(2, 3, 4)])
 @pytest.mark.parametrize("axis, keepdims", [(None, False), (1, False), ((0, 2), False),
                                             (-1, True), ((0, 1, 2), True)])
@@ -123,7 +123,7 @@ def test_expand_summed_leaves_other_operands_to_sum_adjoint():
     assert expand_summed(2.0, 3.0, None, False) == 2.0                   # a scalar template
     np.testing.assert_array_equal(expand_summed(2.0, [1.0, 2.0], None, False), [2.0, 2.0])
     same = np.ones((2, 3))
-    assert spread_to(same, shape_of(same)) is same                    # nothing to grow
+    assert spread_to(same, SavedShape((2, 3), same.dtype)) is same   # nothing to grow
     bigger = np.ones((4, 2, 3))
     assert spread_to(bigger, same) is bigger
     assert spread_to(same, [[1.0, 2.0]]) is same   # another template: already spread
