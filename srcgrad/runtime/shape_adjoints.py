@@ -62,7 +62,7 @@ def stack_adjoint(g, arrays, axis):
         raise changed_in_place_error(arrays, np.shape(g)[axis])
     if type(g) is not _NDARRAY:   # another library's array (dask): its own take
         return [np.take(g, i, axis=axis) for i in range(len(arrays))]
-    return list(np.moveaxis(g, axis, 0).copy())
+    return list((g if axis == 0 else np.moveaxis(g, axis, 0)).copy())
 
 
 def hstack_adjoint(g, tup):
