@@ -23,6 +23,7 @@ from srcgrad.analysis.dataflow import surely_defined_after
 from srcgrad.modes.reverse_rules import MATH_TWINS
 from srcgrad.optimize import UseCache, optimize_sweeps
 from srcgrad.optimize.accumulators import accumulate_in_place
+from srcgrad.optimize.negations import cancel_negations
 from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
@@ -40,6 +41,8 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     forward, backward, saved = optimize_sweeps(
         result.forward, result.backward, live_out,
         syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr), uses)
+    backward = cancel_negations(backward, live_out | set(syntax.loaded_names(grads_expr)),
+                                uses)
     backward = accumulate_in_place(forward, backward, set(params) | {result.seed}, uses)
     prologue = _saves_prologue(forward, saved, result.stack)
     forward = prologue + forward
