@@ -6,7 +6,9 @@ tracebacks, ``pdb`` and ``inspect`` read, the user's file, line and text it came
     File "<srcgrad loss 3f2a…>", line 14, in loss_grad
       dh = d_pow * 2 * h    # from model.py:12: h = helper(x, w)
 
-The compiled code is untouched, so this costs nothing per call. Python before 3.13
+The compiled code is untouched, so this costs nothing per call; a reverse-mode unit
+annotates each function's lines when it compiles that function (``sg.grad`` compiles one
+of the module's four), so unused functions cost nothing either. Python before 3.13
 prints an uncaught exception without ``linecache``; there the default ``sys.excepthook``
 is swapped for the ``traceback`` module's printer, which shows the same report plus
 these lines.
@@ -30,7 +32,9 @@ import numpy as np
 from srcgrad.frontend.freshness import unwrap_own
 
 _BACKWARD_MARK = "# Backward sweep"
-_ANNOTATED: dict = {}   # file name -> the linecache entry annotate_lines made for it
+# file name -> (the linecache entry annotate_lines made for it, the spans annotated in it)
+_ANNOTATED: dict = {}
+_WHOLE = (1, None)   # the span of a whole module
 _CHECKER = "_sg_check_finite"
 
 
@@ -51,30 +55,42 @@ def origin(unit, generated_line):
 _ANNOTATION_WIDTH = 100
 
 
-def annotated(filename):
-    """Does ``linecache`` hold ``annotate_lines``'s text for ``filename``?"""
-    entry = _ANNOTATED.get(filename)
-    return entry is not None and linecache.cache.get(filename) is entry
-
-
-def annotate_lines(unit):
-    """Show the user's origin of each generated line in tracebacks."""
-    lines = unit.module.source.splitlines()
+def annotate_lines(unit, span=_WHOLE):
+    """Show the user's origin of each generated line in tracebacks: of the lines of
+    ``span`` (first, last), one function's, or of the whole module."""
+    entry, done = _entry(unit)
+    if span in done or _WHOLE in done:
+        return
+    lines, line_map = entry[2], unit.module.line_map
+    first, last = span
+    numbers = line_map if span == _WHOLE else range(first, last + 1)
     filename = _user_file(unit)
     user_lines = linecache.getlines(filename)
     short = os.path.basename(filename)
-    for number, user_line in unit.module.line_map.items():
-        if 0 < number <= len(lines) and 0 < user_line <= len(user_lines):
+    for number in numbers:
+        user_line = line_map.get(number)
+        if user_line and 0 < number <= len(lines) and 0 < user_line <= len(user_lines):
             text = user_lines[user_line - 1].strip()
             if len(text) > _ANNOTATION_WIDTH:   # a long line, cited once per generated line
                 text = text[:_ANNOTATION_WIDTH - 3] + "..."
-            lines[number - 1] += f"    # from {short}:{user_line}: {text}"
-    annotated = [line + "\n" for line in lines]
-    text = "".join(annotated)
-    entry = linecache.cache[unit.filename] = (len(text), None, annotated, unit.filename)
-    _ANNOTATED[unit.filename] = entry
+            code = lines[number - 1].rstrip("\r\n")
+            lines[number - 1] = f"{code}    # from {short}:{user_line}: {text}\n"
+    done.add(span)
     if sys.version_info < (3, 13) and sys.excepthook is sys.__excepthook__:
         sys.excepthook = _print_exception
+
+
+def _entry(unit):
+    """The linecache entry of ``unit``'s module that ``annotate_lines`` writes into (its
+    own copy of the lines), and the spans annotated in it so far."""
+    found = _ANNOTATED.get(unit.filename)
+    if found is not None and linecache.cache.get(unit.filename) is found[0]:
+        return found
+    lines = unit.module.source.splitlines(keepends=True)
+    entry = linecache.cache[unit.filename] = (len(unit.module.source), None, lines,
+                                              unit.filename)
+    _ANNOTATED[unit.filename] = found = (entry, set())
+    return found
 
 
 def _print_exception(exc_type, exc, tb):

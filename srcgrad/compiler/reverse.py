@@ -237,8 +237,6 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
     unit.namespace.update(default_values if default_values is not None
                           else defaults.default_bindings(parsed.fn, parsed.node))
     unit.filename = loader.register(module.source, unit.fn.__qualname__, annotated=True)
-    if not debug.annotated(unit.filename):
-        debug.annotate_lines(unit)
     for role, alias in module.functions.items():
         if role.startswith("scalar_"):
             unit.namespace[alias] = _ScalarVariant(unit, role[len("scalar_"):], alias)
@@ -246,6 +244,7 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
     def prepare(role, function):
         function.source = unit.function_source(role)
         function.unit, function.role = unit, role
+        debug.annotate_lines(unit, module.spans[module.functions[role]])
 
     names = {role: name for role, name in module.functions.items()
              if not role.startswith("scalar_")}

@@ -84,6 +84,25 @@ def test_annotation_costs_nothing_per_call(user):
     assert "# from" not in sg.source(df)           # the shown source stays clean
 
 
+def test_each_function_is_annotated_when_it_is_compiled(user):
+    df = sg.grad(user.loss)
+    unit = df.unit
+    lines = linecache.getlines(unit.filename)
+
+    def annotated(role):
+        first, last = unit.module.spans[unit.module.functions[role]]
+        return [line for line in lines[first - 1:last] if "# from user_debug.py:" in line]
+
+    assert annotated("grad")
+    assert not annotated("value_and_grad")     # not compiled by sg.grad
+    x, w = np.ones(4), np.ones(4)
+    value, grads = sg.value_and_grad(user.loss)(x, w)
+    assert np.allclose(grads, sg.grad(user.loss)(x, w))
+    lines = linecache.getlines(unit.filename)
+    assert len(annotated("value_and_grad")) == len(annotated("grad"))
+    assert lines[0].rstrip("\n") == unit.module.source.splitlines()[0]
+
+
 def test_check_nan_names_the_first_user_line_with_a_nan_adjoint(user):
     cases = ((user.root, np.array([1.0, 0.0])), (user.root, 0.0),   # 0.0: scalar variant
              (user.through_callee, 0.0))
