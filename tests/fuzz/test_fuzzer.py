@@ -88,3 +88,26 @@ def test_fuzzing_leaves_the_disk_cache_setting_as_it_was(monkeypatch):
     monkeypatch.setenv("SRCGRAD_CACHE", "1")
     fuzz(1, seed=90001, modes=("reverse",))
     assert os.environ["SRCGRAD_CACHE"] == "1"
+
+
+def saturated(b, x):
+    it = 0
+    while it < 4:
+        it += 1
+        it2 = 0
+        while it2 < 4:
+            it2 += 1
+            x += x * x   # overflows to inf: np.tanh(inf) is 1, its derivative 0 * inf
+    return np.tanh(x)
+
+
+def test_a_program_that_overflows_is_no_test_of_its_derivative():
+    from benchmarks.fuzz import oracle
+
+    args = [np.zeros((2, 3)), 0.28664196326036895]   # (fuzz seed 9940902, shrunk)
+    verdict = oracle.check(saturated, args, np.random.default_rng(0), modes=("reverse",))
+    assert verdict.outcome == "skipped"
+    assert oracle.Oracle(saturated, [np.zeros((2, 3)), 1e-3]).overflows() is False
+    verdict = oracle.check(saturated, [np.zeros((2, 3)), 1e-3], np.random.default_rng(0),
+                           modes=("reverse", "forward"))
+    assert verdict.outcome == "ok"
