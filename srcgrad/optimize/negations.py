@@ -32,8 +32,18 @@ _OPERATORS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.USub, gast.UAdd)
 def cancel_negations(backward, keep=(), uses=None):
     """Rewrite, in every block of ``backward``, ``y = -t`` whose ``t`` can absorb the
     negation (see the module docstring). ``keep``: names read after the sweep; ``uses``:
-    the ``UseCache`` told of each statement rewritten."""
-    counts = Counter(syntax.names_in(gast.Module(body=backward, type_ignores=[])))
+    the ``UseCache`` told of each statement rewritten (and asked for the names each
+    statement uses)."""
+    if not any(_negated_name(stmt) for stmt in syntax.statements(backward)):
+        return backward   # (most sweeps: no name counted)
+    if uses is None:
+        counts = Counter(syntax.names_in(gast.Module(body=backward, type_ignores=[])))
+    else:
+        counts = Counter()
+        for stmt in backward:
+            found = uses.of(stmt)
+            counts.update(found.reads)
+            counts.update(found.binds)
     _blocks(backward, counts, set(keep), uses)
     return backward
 
@@ -50,9 +60,8 @@ def _blocks(body, counts, keep, uses):
 def _block(body, counts, keep, uses):
     removed = set()
     for position, stmt in enumerate(body):
-        value = stmt.value if _plain(stmt) else None
-        if isinstance(value, gast.UnaryOp) and isinstance(value.op, gast.USub) \
-                and isinstance(value.operand, gast.Name):
+        if _negated_name(stmt):
+            value = stmt.value
             inliner = _Inliner(body, position, counts, keep, removed)
             negated = inliner.negate(value.operand)
             if negated is not None:
@@ -113,6 +122,15 @@ class _Inliner:
                     return None
                 return position
         return None
+
+
+def _negated_name(stmt):
+    """Is ``stmt`` a plain ``y = -t`` with ``t`` a name?"""
+    if not _plain(stmt):
+        return False
+    value = stmt.value
+    return isinstance(value, gast.UnaryOp) and isinstance(value.op, gast.USub) \
+        and isinstance(value.operand, gast.Name)
 
 
 def _plain(stmt):
