@@ -90,6 +90,8 @@ class ContainerAdjoints:
             return []
         if target is not None and target in state:
             g = syntax.name(self.mode.namer.adjoint(target))
+            if g.id in self.mode.sparse:   # the popped item is at hand here, not later
+                g = syntax.quote_expr("_sg.dense(g, x)", g=g, x=syntax.name(target))
         else:
             g = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else syntax.const(None)
         out = self.mode.bookkeeping.own(base.id, state)

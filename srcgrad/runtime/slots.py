@@ -33,13 +33,20 @@ def slots_like(x):
 
 def dense(d, x):
     """The cotangent ``d`` of ``x`` with every ``None`` slot, at any depth, made zeros
-    shaped like the item of ``x`` it stands for."""
+    shaped like the item of ``x`` it stands for. Every item of ``d`` is kept: a list
+    that lost items since (``lst.pop()`` in the forward sweep) cannot shorten it, and a
+    ``None`` slot whose item is gone is an error, never a dropped gradient."""
     if d is None:
+        if x is _GONE:
+            raise RuntimeError(
+                "srcgrad: a list's item was removed after the point its cotangent stands "
+                "for, and its zero cannot be built; please report this program")
         return zeros_like(x)
     if type(d) is list:
         for item in d:
             if item is None or type(item) is list or type(item) is dict:
-                return [dense(di, xi) for di, xi in zip(d, x)]
+                items = list(x) if isinstance(x, _DICT_VIEWS) else x
+                return [dense(di, _part(items, i)) for i, di in enumerate(d)]
         return d
     if type(d) is dict:
         for item in d.values():
@@ -48,8 +55,15 @@ def dense(d, x):
     return d
 
 
+_GONE = object()   # the item of a list that no longer has it
+
+
 def _part(x, key):
-    """The item or field of ``x`` that a sparse dict cotangent's ``key`` stands for."""
+    """The item or field of ``x`` that a sparse cotangent's ``key`` stands for."""
+    if x is _GONE:
+        return _GONE
+    if isinstance(x, (list, tuple)) and type(key) is int and not -len(x) <= key < len(x):
+        return _GONE
     if isinstance(x, (dict, list, tuple)) and not (hasattr(x, "_fields") and type(key) is str):
         return x[key]
     return getattr(x, key)
