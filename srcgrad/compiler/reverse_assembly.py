@@ -182,13 +182,17 @@ def _scalar_dispatch(parsed, functions, base, namer, containers):
     return aliases
 
 
+_UNBROADCASTS = ("unbroadcast", "unbroadcast_product")
+
+
 def _calls_array_helpers(function):
-    """Does ``function`` call ``unbroadcast`` or ``np.<f>`` with a ``math`` twin?
+    """Does ``function`` call ``unbroadcast`` (or ``unbroadcast_product``) or ``np.<f>``
+    with a ``math`` twin?
     (Statement by statement: the first such call, usually near the top, ends the search.)"""
     for sub in (sub for stmt in function.body for sub in syntax.walk(stmt)):
         if isinstance(sub, gast.Call) and isinstance(sub.func, (gast.Attribute, gast.Name)):
             func = sub.func
-            if (func.attr if isinstance(func, gast.Attribute) else func.id) == "unbroadcast":
+            if (func.attr if isinstance(func, gast.Attribute) else func.id) in _UNBROADCASTS:
                 return True
             if isinstance(func, gast.Attribute) and func.attr in MATH_TWINS \
                     and isinstance(func.value, gast.Name) and func.value.id == "np":

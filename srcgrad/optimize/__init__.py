@@ -2,6 +2,7 @@
 
 from srcgrad.optimize.copy_prop import propagate_copies
 from srcgrad.optimize.dce import eliminate_dead_code
+from srcgrad.optimize.fused_products import fuse_product_reductions
 from srcgrad.optimize.release import release_shapes
 from srcgrad.optimize.saves import prune_saves
 from srcgrad.optimize.shape_saves import save_shapes
@@ -11,9 +12,10 @@ from srcgrad.optimize.uses import UseCache
 
 def optimize_sweeps(forward, backward, backward_live_out, result_names=(), uses=None):
     """Prune unneeded saves, clean the backward sweep until nothing changes, then drop
-    forward computations that neither the result nor the backward sweep reads, and save
-    only the shape of what the backward sweep reads only as a shape (pushed in a loop,
-    or released after its last forward use). The passes share one ``UseCache`` (``uses``,
+    forward computations that neither the result nor the backward sweep reads, sum
+    products back to their operands' shapes in one pass, and save only the shape of
+    what the backward sweep reads only as a shape (pushed in a loop, or released after
+    its last forward use). The passes share one ``UseCache`` (``uses``,
     the caller's if given): each statement is walked once, not once per pass."""
     uses = UseCache() if uses is None else uses
     live_out = set(backward_live_out) | set(result_names)
@@ -27,7 +29,8 @@ def optimize_sweeps(forward, backward, backward_live_out, result_names=(), uses=
             backward, removed = eliminate_dead_code(backward, backward_live_out, uses)
             dead_code_done, copies_done = True, copies_done and not removed
     forward, backward, saved = prune_saves(forward, backward, live_out)
-    backward = compact_spreads(backward, backward_live_out, uses)
+    backward = fuse_product_reductions(compact_spreads(backward, backward_live_out, uses),
+                                       uses)
     forward_live_out = set(result_names) | uses.reads(backward) | set(backward_live_out)
     forward, _ = eliminate_dead_code(forward, forward_live_out, uses)
     forward = release_shapes(save_shapes(forward, backward, uses), backward, result_names,

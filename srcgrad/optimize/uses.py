@@ -23,7 +23,8 @@ from srcgrad.syntax import gast
 
 # runtime helper -> the position of the argument it reads only for its shape
 SHAPE_ARGUMENTS = {"unbroadcast": 1, "sum_adjoint": 1, "mean_adjoint": 1, "zeros_like": 0,
-                   "slots_like": 0, "expand_summed": 1, "spread_to": 1}
+                   "slots_like": 0, "expand_summed": 1, "spread_to": 1,
+                   "unbroadcast_product": 2}
 _CHILD_FIELDS: dict = {}   # node class -> its fields that may hold nodes
 _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "type_comment", "kind"})
 DEFERRED = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.GeneratorExp)

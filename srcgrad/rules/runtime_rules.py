@@ -121,6 +121,12 @@ defadjoint(rt.prod_adjoint, "v, a, ans_, axis, keepdims",
            tangent={"v": "_sg.prod_adjoint(v_dot, a, ans_, axis, keepdims)",
                     "a": "_sg.prod_adjoint_tangent(v, a_dot, a, axis, keepdims)",
                     "ans_": None})
+# ``unbroadcast(a * b, x)`` in one pass: bilinear in the factors.
+defadjoint(rt.unbroadcast_product, "a, b, x",
+           a="_sg.unbroadcast(_sg.broadcast_like(g, a * b) * b, a)",
+           b="_sg.unbroadcast(_sg.broadcast_like(g, a * b) * a, b)",
+           tangent={"a": "_sg.unbroadcast_product(a_dot, b, x)",
+                    "b": "_sg.unbroadcast_product(a, b_dot, x)", "x": None})
 deflinear(rt.sum_of_sequence_adjoint, "v, iterable", "np.sum(g)", linear_in="v")
 # Each transpose below gives the cotangent of ``v`` (shaped like the helper's cotangent
 # argument) from ``g`` (shaped like the helper's result).

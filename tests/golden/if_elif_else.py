@@ -23,8 +23,8 @@ def piecewise_grad(x):
     if _cond:
         dx = -dy
     elif _cond_1:
-        d_mul = _sg.unbroadcast(dy * x, _mul)
-        dx = _sg.unbroadcast(dy * _mul, x)
+        d_mul = _sg.unbroadcast_product(dy, x, _mul)
+        dx = _sg.unbroadcast_product(dy, _mul, x)
         dx = _sg.add_cotangents(dx, d_mul * 0.5)
     else:
         dx = dy

@@ -32,5 +32,5 @@ def loop_break_grad(x):
         acc = stack.pop()
         dacc = _sg.unbroadcast(d_add, acc)
         d_mul = _sg.unbroadcast(d_add, _mul)
-        dx = _sg.add_into(dx, _sg.unbroadcast(d_mul * i, x))
+        dx = _sg.add_into(dx, _sg.unbroadcast_product(d_mul, i, x))
     return _sg.in_dtype_of(dx, x)

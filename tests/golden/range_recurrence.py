@@ -19,7 +19,7 @@ def recurrence_grad(w, x):
         d_add = dh * (1 - h * h)
         h = stack.pop()
         d_mul = d_add
-        dw = _sg.add_into(dw, _sg.unbroadcast(d_mul * h, w))
-        dh = _sg.unbroadcast(d_mul * w, h)
+        dw = _sg.add_into(dw, _sg.unbroadcast_product(d_mul, h, w))
+        dh = _sg.unbroadcast_product(d_mul, w, h)
     dx = dh
     return (_sg.in_dtype_of(dw, w), _sg.in_dtype_of(dx, x))

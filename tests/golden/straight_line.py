@@ -25,12 +25,12 @@ def elementwise_chain_grad(x):
     d_log1p = _sg.unbroadcast(d_add, _log1p)
     d_pow = d_log1p / (1 + _pow)
     dx = d_pow * 2 * x
-    d_exp = _sg.unbroadcast(d_mul_2 * _sin, _exp)
-    d_sin = _sg.unbroadcast(d_mul_2 * _exp, _sin)
+    d_exp = _sg.unbroadcast_product(d_mul_2, _sin, _exp)
+    d_sin = _sg.unbroadcast_product(d_mul_2, _exp, _sin)
     d_mul_1 = d_sin * np.cos(_mul_1)
     dx = _sg.add_cotangents(dx, d_mul_1 * 3.0)
     d_mul = d_exp * _exp
-    d_neg = _sg.unbroadcast(d_mul * x, _neg)
-    dx = _sg.add_cotangents(dx, _sg.unbroadcast(d_mul * _neg, x))
+    d_neg = _sg.unbroadcast_product(d_mul, x, _neg)
+    dx = _sg.add_cotangents(dx, _sg.unbroadcast_product(d_mul, _neg, x))
     dx = _sg.add_cotangents(dx, -d_neg)
     return _sg.in_dtype_of(dx, x)

@@ -15,8 +15,8 @@ def swap_grad(x, y):
     d_add = _sg.seed(_add)
     d_mul_1 = _sg.unbroadcast(d_add, _mul_1)
     dx_1 = _sg.unbroadcast(d_add, x_1)
-    dx_1 = _sg.add_cotangents(dx_1, _sg.unbroadcast(d_mul_1 * y_1, x_1))
-    dy_1 = _sg.unbroadcast(d_mul_1 * x_1, y_1)
+    dx_1 = _sg.add_cotangents(dx_1, _sg.unbroadcast_product(d_mul_1, y_1, x_1))
+    dy_1 = _sg.unbroadcast_product(d_mul_1, x_1, y_1)
     dy = dx_1
     dx = dy_1 * 2.0
     return (_sg.in_dtype_of(dx, x), _sg.in_dtype_of(dy, y))

@@ -16,7 +16,7 @@ def helper_chain_grad(x):
     dsquare_result = _sg.seed(square_result)
     dz = dsquare_result * z * 2.0
     d_mul = dz
-    dx = _sg.unbroadcast(d_mul * y, x)
-    dy = _sg.unbroadcast(d_mul * x, y)
+    dx = _sg.unbroadcast_product(d_mul, y, x)
+    dy = _sg.unbroadcast_product(d_mul, x, y)
     dx = _sg.add_cotangents(dx, dy * x * 2.0)
     return _sg.in_dtype_of(dx, x)

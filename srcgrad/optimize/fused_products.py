@@ -1,0 +1,50 @@
+"""Sum a product back to an operand's shape without building the product first.
+
+A factor's cotangent in ``a * b`` is the other factor times the incoming cotangent,
+summed over the axes that broadcasting added (``unbroadcast``). Written out, NumPy makes
+the full product and then reduces it; ``_sg.unbroadcast_product`` multiplies and sums in
+one pass where something is summed (``runtime.fused``), and is the same product and
+``unbroadcast`` otherwise::
+
+    Before::
+
+        d_Q = _sg.unbroadcast(d_mul * xcentered, _Q_item)
+
+    After::
+
+        d_Q = _sg.unbroadcast_product(d_mul, xcentered, _Q_item)
+
+The operands are evaluated in the same order as in ``d_mul * xcentered``; only the
+summation order of the reduced elements differs (the einsum's, not the pairwise sum's).
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+
+def fuse_product_reductions(body, uses=None):
+    """Rewrite every ``_sg.unbroadcast(a * b, x)`` in ``body`` (a list of statements) as
+    ``_sg.unbroadcast_product(a, b, x)``, in place; returns ``body`` (``uses``: a
+    ``UseCache`` told of each statement changed)."""
+    for stmt in body:
+        changed = False
+        for node in syntax.walk(stmt):
+            if _summed_product(node):
+                product, template = node.args
+                node.func = syntax.quote_expr("_sg.unbroadcast_product")
+                node.args = [product.left, product.right, template]
+                changed = True
+        if changed and uses is not None:
+            for inner in syntax.walk(stmt):   # (a loop's statements are kept one by one)
+                if isinstance(inner, gast.stmt):
+                    uses.forget(inner)
+    return body
+
+
+def _summed_product(node):
+    return (isinstance(node, gast.Call) and len(node.args) == 2 and not node.keywords
+            and syntax.dotted_name(node.func) == "_sg.unbroadcast"
+            and isinstance(node.args[0], gast.BinOp) and isinstance(node.args[0].op, gast.Mult)
+            and not isinstance(node.args[1], gast.Starred))
