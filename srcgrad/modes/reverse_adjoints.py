@@ -9,6 +9,9 @@ function's own::
     dz += d_sub                 # third: in place
     _sg.add_at(dz, i, d_item)   # an item: into a buffer we own (snapshot or zeros first)
 
+A first contribution that is surely a new array (arithmetic, a product's adjoint such as
+``_sg.matmul_adjoint_a``: ``fresh_value``) is this function's own from the start.
+
 A container's adjoint starts as ``None`` slots (``_sg.slots_like``): its name is then in
 ``sparse``, and wherever it is read other than by ``add_at``, ``add_cotangents``,
 ``restructure`` or another name, ``_sg.dense`` builds the zeros first (``densify``).
@@ -19,6 +22,28 @@ from __future__ import annotations
 from srcgrad import syntax
 from srcgrad.modes.reverse_common import OWNED, SHARED
 from srcgrad.syntax import gast
+
+# Runtime helpers whose result is a new array (or a number) whatever their arguments:
+# a product (``np.matmul``, ``np.multiply.outer``, an einsum) or arithmetic, summed by
+# ``unbroadcast`` at most, never one of the arguments themselves.
+_NEW_ARRAYS = frozenset({"_sg.matmul_adjoint_a", "_sg.matmul_adjoint_b", "_sg.max_adjoint",
+                         "_sg.unbroadcast_product"})
+# ... and those that return their first argument or a new array made from it.
+_PASS_FIRST = frozenset({"_sg.unbroadcast", "_sg.spread_to"})
+
+
+def fresh_value(expr):
+    """Is ``expr`` surely a new array (or a number) that no other name holds: arithmetic,
+    or a helper that builds one? Then the adjoint it starts may be added to in place."""
+    if isinstance(expr, (gast.BinOp, gast.UnaryOp)):
+        return True
+    if not isinstance(expr, gast.Call) or expr.keywords or not expr.args \
+            or syntax.spreads(expr):
+        return False
+    helper = syntax.dotted_name(expr.func)
+    if helper in _NEW_ARRAYS:
+        return True
+    return helper in _PASS_FIRST and fresh_value(expr.args[0])
 
 
 class AdjointBookkeeping:
@@ -35,7 +60,7 @@ class AdjointBookkeeping:
         if isinstance(contribution, gast.Name) and contribution.id in self.mode.sparse:
             self.mode.sparse.add(adjoint)   # the same object: it may hold None slots too
         if owned is None:
-            owned = isinstance(contribution, (gast.BinOp, gast.UnaryOp))
+            owned = fresh_value(contribution)
         if var not in state:
             state[var] = OWNED if owned else SHARED
             return [syntax.assign(adjoint, contribution)]
