@@ -23,6 +23,7 @@ from srcgrad.analysis.dataflow import surely_defined_after
 from srcgrad.modes.reverse_rules import MATH_TWINS
 from srcgrad.optimize import UseCache, optimize_sweeps
 from srcgrad.optimize.accumulators import accumulate_in_place
+from srcgrad.optimize.free_saved import free_after_last_read
 from srcgrad.optimize.negations import cancel_negations
 from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
@@ -40,7 +41,8 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     live_out = {result.adjoints[p] for p in result.adjoints if result.adjoints[p]}
     forward, backward, saved = optimize_sweeps(
         result.forward, result.backward, live_out,
-        syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr), uses)
+        syntax.loaded_names(result.result) + syntax.loaded_names(grads_expr), uses,
+        reuse=not scalars)
     backward = cancel_negations(backward, live_out | set(syntax.loaded_names(grads_expr)),
                                 uses)
     backward = accumulate_in_place(forward, backward, set(params) | {result.seed}, uses)
@@ -74,7 +76,8 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     }
     grads_out = grads_expr
     # The four functions share the sweeps' statements (emit prints each one once).
-    fused = [fwd_comment] + forward + [bwd_comment, seed_stmt] + backward
+    freed = free_after_last_read(forward, backward, _loaded(value) | _loaded(grads_out))
+    fused = [fwd_comment] + forward + [bwd_comment, seed_stmt] + freed
     functions["grad"] = syntax.function_def(
         fn_names["grad"], params, fused + [gast.Return(value=syntax.clone(grads_out))],
         arguments=signature)
@@ -86,7 +89,7 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     fused_keeping = [fwd_comment] + forward + keep + [bwd_comment, seed_stmt]
     functions["value_and_grad"] = syntax.function_def(
         fn_names["value_and_grad"], params,
-        fused_keeping + backward + [gast.Return(value=syntax.tuple_of(
+        fused_keeping + freed + [gast.Return(value=syntax.tuple_of(
             [syntax.clone(returned), syntax.clone(grads_out)]))],
         arguments=signature)
     for function in functions.values():

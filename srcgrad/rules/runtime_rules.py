@@ -121,6 +121,10 @@ defadjoint(rt.prod_adjoint, "v, a, ans_, axis, keepdims",
            tangent={"v": "_sg.prod_adjoint(v_dot, a, ans_, axis, keepdims)",
                     "a": "_sg.prod_adjoint_tangent(v, a_dot, a, axis, keepdims)",
                     "ans_": None})
+# ``a + b`` / ``a - b`` written into a dead operand (``buffer``, ``a`` or ``b`` itself):
+# linear, and the buffer's own value carries no derivative of its own.
+defelementwise(rt.sum_into, None, "1", "1", params=("buffer", "x", "y"))
+defelementwise(rt.difference_into, None, "1", "-1", params=("buffer", "x", "y"))
 # ``unbroadcast(a * b, x)`` in one pass: bilinear in the factors.
 defadjoint(rt.unbroadcast_product, "a, b, x",
            a="_sg.unbroadcast(_sg.broadcast_like(g, a * b) * b, a)",
