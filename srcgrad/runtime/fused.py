@@ -19,7 +19,7 @@ import string
 
 import numpy as np
 
-from srcgrad.runtime.core import _FLOAT, _NDARRAY, SavedShape, unbroadcast
+from srcgrad.runtime.shapes import _FLOAT, _NDARRAY, SavedShape, unbroadcast
 
 __all__ = ["unbroadcast_product"]
 
@@ -40,8 +40,12 @@ def unbroadcast_product(a, b, x):
             shape = ()
         else:
             return unbroadcast(a * b, x)
-        if a.shape != shape and b.shape != shape and a.dtype is b.dtype \
-                and a.dtype in _FUSABLE:   # (a factor shaped like x: nothing is summed)
+        if a.shape == shape or b.shape == shape:   # nothing to sum, as a rule
+            product = a * b
+            if product.shape == shape and product.dtype is x.dtype:
+                return product   # (what unbroadcast returns then)
+            return unbroadcast(product, x)
+        if a.dtype is b.dtype and a.dtype in _FUSABLE:
             summed = _summed_product(a, b, shape, kind is _FLOAT or x.dtype.kind != "c")
             if summed is not None:
                 return summed[()] if kind is _FLOAT else summed

@@ -92,7 +92,7 @@ def unbroadcast(g, x):
     elif kind is _FLOAT and type(g) is _NDARRAY and g.dtype.kind == "f":
         # A Python float's cotangent: g summed over all its axes, as ``sum_to_shape``
         # sums them (one reduction), without reading the float's shape and dtype.
-        return g.sum(axis=tuple(range(g.ndim)))[()]
+        return (g.sum() if g.ndim == 1 else g.sum(axis=tuple(range(g.ndim))))[()]
     elif kind is list or kind is tuple:
         shape, real = _sequence_operand_shape(g, x), dtype_of(x).kind != "c"
     elif type(g) is not _NDARRAY and (type(g) in _SCALAR_TYPES or not is_duck_array(g)):

@@ -129,3 +129,16 @@ def test_other_operands_take_the_product():
     assert unbroadcast_product(2.0, 3.0, 1.0) == 6.0
     with pytest.raises(ValueError):
         unbroadcast_product(np.ones((2, 3)), np.ones((2, 4)), np.zeros(3))
+
+
+def test_a_float_operands_cotangent_sums_like_the_whole_array():
+    for shape in ((7,), (3, 4), (2, 3, 2)):
+        g = RNG.standard_normal(shape)
+        got = unbroadcast(g, 0.5)
+        assert type(got) is np.float64
+        assert got == np.sum(g, axis=tuple(range(g.ndim)))
+    g = RNG.standard_normal(5)
+    got = unbroadcast_product(g, g, shape_of(g))
+    assert got.shape == (5,) and np.array_equal(got, g * g)
+    got = unbroadcast_product(g.astype(np.float32), g.astype(np.float32), np.zeros(5))
+    assert got.dtype == np.float32   # shaped like x but not its dtype: unbroadcast's result
