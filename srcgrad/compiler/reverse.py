@@ -20,6 +20,7 @@ the Variables (``normalize.variables``), and the seed is ones for any float outp
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import threading
 import weakref
@@ -41,6 +42,7 @@ from srcgrad.syntax import gast
 
 _LOCK = threading.RLock()
 COMPILE_COUNT = {"reverse": 0, "shared": 0}   # units generated; loaded from a template
+NUMPY_SWEEP = "numpy"   # ``reverse_unit(scalars=NUMPY_SWEEP)``
 
 
 @dataclasses.dataclass
@@ -53,7 +55,7 @@ class ReverseUnit:
     filename: str | None = None
     zero_wrt: frozenset = frozenset()   # wrt params whose gradient is symbolically zero
     eager: bool = False                 # Variable reads are sources (see module doc)
-    scalars: bool = False               # specialized for scalar arguments
+    scalars: bool | str = False         # specialized for scalar arguments (see reverse_unit)
     functions: dict = dataclasses.field(default_factory=dict)
     callees: dict = dataclasses.field(default_factory=dict)   # alias -> (callee unit, role)
     guards: tuple | None = None   # (name, dotted, object) checked on entry (compiler.guards)
@@ -92,13 +94,19 @@ class ReverseUnit:
 
 
 def _kind(eager, scalars):
-    return "reverse-eager" if eager else ("reverse-scalars" if scalars else "reverse")
+    if eager:
+        return "reverse-eager"
+    return {True: "reverse-scalars", NUMPY_SWEEP: "reverse-scalars-numpy"}.get(scalars,
+                                                                             "reverse")
 
 
 def reverse_unit(fn, wrt, eager=False, scalars=False):
     """The compiled reverse-mode unit of ``fn`` w.r.t. ``wrt``: one parameter name (the
     generated functions return one gradient) or a tuple of names (they return a tuple).
-    ``scalars``: the variant specialized for scalar arguments (see ``_scalar_dispatch``)."""
+    ``scalars``: the variant specialized for scalar arguments (see ``_scalar_dispatch``),
+    whose fused functions run the backward sweep on Python floats where they can
+    (``compiler.float_fused``); ``NUMPY_SWEEP``: that variant without it, which is what
+    a derivative of it differentiates (its numbers are the same)."""
     wrt = wrt if isinstance(wrt, str) else tuple(wrt)
     refuse_generator(fn)
     with _LOCK:
@@ -245,6 +253,8 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
         function.source = unit.function_source(role)
         function.unit, function.role = unit, role
         debug.annotate_lines(unit, module.spans[module.functions[role]])
+        if unit.scalars is True and role in ("grad", "value_and_grad"):
+            function.srcgrad_variant = functools.partial(_numpy_sweep_variant, unit, role)
 
     names = {role: name for role, name in module.functions.items()
              if not role.startswith("scalar_")}
@@ -297,12 +307,18 @@ class _ScalarVariant:
         self.unit, self.role, self.alias = unit, role, alias
 
     def __call__(self, *args):
-        function = self.__srcgrad_variant__()
+        function = reverse_unit(self.unit.fn, self.unit.wrt, scalars=True).functions[self.role]
         self.unit.namespace[self.alias] = function
         return function(*args)
 
     def __srcgrad_variant__(self):
-        """The compiled function it stands in for (``modes.calls.generated_variant``:
-        a gradient differentiated again calls it like a user function)."""
-        variant = reverse_unit(self.unit.fn, self.unit.wrt, scalars=True)
-        return variant.functions[self.role]
+        """What a gradient differentiated again differentiates in place of the function
+        it stands in for (``modes.calls.generated_variant``)."""
+        return _numpy_sweep_variant(self.unit, self.role)
+
+
+def _numpy_sweep_variant(unit, role):
+    """The variant of ``unit``'s function specialized for scalars with NumPy's backward
+    sweep: the same numbers as the sweep on Python floats, in code made only of what the
+    rules describe (``_sg.to_float``, ``_sg.divide`` have no rows)."""
+    return reverse_unit(unit.fn, unit.wrt, scalars=NUMPY_SWEEP).functions[role]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from srcgrad import syntax
 from srcgrad.analysis.dataflow import surely_defined_after
+from srcgrad.compiler.float_fused import fuse_on_floats
 from srcgrad.modes.reverse_rules import MATH_TWINS
 from srcgrad.optimize import UseCache, optimize_sweeps
 from srcgrad.optimize.accumulators import accumulate_in_place
@@ -92,8 +93,16 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
         fused_keeping + freed + [gast.Return(value=syntax.tuple_of(
             [syntax.clone(returned), syntax.clone(grads_out)]))],
         arguments=signature)
+    if scalars is True:   # (not NUMPY_SWEEP)
+        fuse_on_floats(functions, {
+            "forward": forward, "backward": backward, "grads": grads_out, "seed": seed,
+            "params": params, "stack": result.stack,
+            "defined": surely_defined_after(forward, params), "value": value,
+            "residuals": residuals, "residual_inits": residual_inits,
+            "seed_helper": result.seed_helper}, fn_names["backward"], namer.fresh)
     for function in functions.values():
         function.lineno = parsed.node.lineno
+        syntax.set_line(function.body, parsed.node.lineno)
     return functions, zero_wrt
 
 

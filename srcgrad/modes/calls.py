@@ -341,7 +341,13 @@ def generated_variant(obj):
     """The function behind a generated gradient's lazily compiled scalar variant (a
     gradient being differentiated again calls it like a user function), else None."""
     compiled = getattr(type(obj), "__srcgrad_variant__", None)
-    return None if compiled is None else compiled(obj)
+    if compiled is not None:
+        return compiled(obj)
+    # the scalar variant once compiled: its backward sweep on Python floats is
+    # differentiated as the same function with NumPy's sweep
+    variant = getattr(obj, "srcgrad_variant", None) if isinstance(obj, types.FunctionType) \
+        else None
+    return None if variant is None else variant()
 
 
 def structure_fields(cls):

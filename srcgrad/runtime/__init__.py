@@ -21,6 +21,7 @@ from srcgrad.runtime.distribution_adjoints import *  # noqa: F403
 from srcgrad.runtime.dtypes import *  # noqa: F403
 from srcgrad.runtime.dynamic import *  # noqa: F403
 from srcgrad.runtime.fft_adjoints import *  # noqa: F403
+from srcgrad.runtime.floats import *  # noqa: F403
 from srcgrad.runtime.fused import *  # noqa: F403
 from srcgrad.runtime.guards import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403

@@ -28,6 +28,9 @@ from srcgrad.runtime.shapes import (  # noqa: F401
 )
 
 _ONE64 = np.float64(1.0)
+# The zero cotangent of a Python number (``zeros_like``): one object, so that a sweep on
+# Python floats can tell a cotangent nothing was added to (``floats.float64_cotangent``).
+FLOAT_ZERO = 0.0
 
 
 def all_scalars(*args):
@@ -89,7 +92,7 @@ def zeros_like(x):
     if isinstance(x, np.generic):
         return x.dtype.type(0) if x.dtype.kind in "fc" else 0.0
     if isinstance(x, (int, float, complex)) or x is None:
-        return 0.0
+        return FLOAT_ZERO
     if is_duck_array(x):   # a dask array: lazy zeros of its kind
         return np.zeros_like(x, dtype=_float_dtype(x))
     return {}
