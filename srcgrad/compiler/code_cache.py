@@ -32,7 +32,7 @@ import numpy as np
 
 from srcgrad.codegen import defaults
 from srcgrad.compiler import guards as guards_module
-from srcgrad.frontend.parse import ParsedFunction
+from srcgrad.frontend.parse import ParsedFunction, globals_of
 
 MAX_VARIANTS = 8   # templates kept per (code, kind, wrt)
 _TEMPLATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -65,7 +65,7 @@ class Template:
     def parsed_for(self, fn):
         """A ``ParsedFunction`` of ``fn`` good for resolving names and loading."""
         closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-        parsed = ParsedFunction(fn, self.node, self.filename, fn.__globals__, closure)
+        parsed = ParsedFunction(fn, self.node, self.filename, globals_of(fn), closure)
         parsed.default_values = self.fields["default_values"]
         return parsed
 

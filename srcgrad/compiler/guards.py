@@ -31,6 +31,7 @@ import types
 import numpy as np
 
 from srcgrad import syntax
+from srcgrad.frontend.parse import globals_of
 
 PREFIX = "_assumed_"
 _OWN_MODULES = {"np": np, "math": math}
@@ -102,7 +103,7 @@ def hold(fn, guards):
     for _, dotted, expected in guards:
         head, *rest = dotted.split(".")
         try:
-            obj = closure[head].cell_contents if head in closure else fn.__globals__[head]
+            obj = closure[head].cell_contents if head in closure else globals_of(fn)[head]
             for attr in rest:
                 obj = getattr(obj, attr)
         except (KeyError, ValueError, AttributeError):

@@ -105,6 +105,13 @@ class ParsedFunction:
         return obj
 
 
+def globals_of(fn):
+    """``fn``'s globals; for generated code, the namespace behind the plain dict it runs
+    with (``codegen.loader.LiveGlobals.fast``), which also finds the user's globals."""
+    found = fn.__globals__
+    return getattr(found.get("__builtins__"), "srcgrad_namespace", found)
+
+
 def parse_function(fn):
     """Parse ``fn`` (a function or lambda) into a ``ParsedFunction``."""
     fn = unwrap_own(fn)
@@ -114,7 +121,7 @@ def parse_function(fn):
     if lifted is not None:   # a local function lifted out of the function that defines it
         closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
         return ParsedFunction(fn, syntax.clone(lifted), fn.__code__.co_filename,
-                              fn.__globals__, closure)
+                              globals_of(fn), closure)
     filename = fn.__code__.co_filename
     _name_module_file(fn)
     cut = _read_lines(fn, def_lines)
@@ -127,7 +134,7 @@ def parse_function(fn):
     closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     if "__class__" in closure:
         _explicit_super(node)
-    return ParsedFunction(fn, node, filename, fn.__globals__, closure)
+    return ParsedFunction(fn, node, filename, globals_of(fn), closure)
 
 
 def _parse_source(fn, cut):
