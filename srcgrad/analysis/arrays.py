@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad import syntax
+from srcgrad.analysis.cfg import value_reads
 from srcgrad.syntax import gast
 
 # NumPy functions in the rule table that return tuples or lists, not arrays.
@@ -37,45 +37,46 @@ _CONSTRUCTORS = {np.zeros, np.ones, np.empty, np.eye, np.identity, np.zeros_like
                  np.arange, np.linspace}
 
 
-def proven_arrays(body, params, call_target, nodes=None):
-    """The locals of ``body`` proven arrays; ``call_target(call)`` is the object a call
-    with a non-local callee denotes, or None. ``nodes``: every node of ``body``
-    (``syntax.walk`` of each statement), when the caller has them already."""
-    values, others = _simple_assignments(body, params, nodes)
-    return _greatest(set(values) - others, values,
-                     lambda value, arrays: _builds_array(value, arrays, call_target))
+def proven_arrays(assigned, params, call_target):
+    """The locals proven arrays, given the body's ``assigned`` (``SimpleAssignments``);
+    ``call_target(call)`` is the object a call with a non-local callee denotes, or None."""
+    candidates = set(assigned.values) - assigned.bound_otherwise - set(params)
+    return _greatest(candidates, assigned, lambda value, arrays: _builds_array(
+        value, arrays, call_target))
 
 
-def _simple_assignments(body, params, nodes=None):
-    """``name -> the values assigned to it`` by ``name = value``, and the names bound
-    some other way (parameters, loop and unpacking targets, ...)."""
-    if nodes is None:
-        nodes = [node for stmt in body for node in syntax.walk(stmt)]
-    values = {}       # name -> the values assigned to it
-    others = set(params)   # names bound some other way (parameters, loop targets, ...)
-    simple_targets = set()
-    for node in nodes:
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], gast.Name):
-            values.setdefault(node.targets[0].id, []).append(node.value)
-            simple_targets.add(id(node.targets[0]))
-    for node in nodes:
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store) \
-                and id(node) not in simple_targets:
-            others.add(node.id)
-    return values, others
+class SimpleAssignments:
+    """The ``name = value`` assignments of a body, gathered once for the analyses here:
+
+    - ``values``: name -> the values assigned to it by ``name = value``, in order;
+    - ``bound_otherwise``: the names bound some other way (loop and unpacking targets...);
+    - ``readers``: name -> the names some value of which reads it.
+
+    ``groups``: the body's nodes by class (``syntax.by_type`` of every statement's walk).
+    """
+
+    def __init__(self, groups):
+        self.values = values = {}
+        self.readers = readers = {}
+        simple_targets = set()
+        for node in groups.get(gast.Assign, ()):
+            target = node.targets[0]
+            if len(node.targets) == 1 and type(target) is gast.Name:
+                values.setdefault(target.id, []).append(node.value)
+                simple_targets.add(id(target))
+                for read in value_reads(node.value):
+                    readers.setdefault(read, set()).add(target.id)
+        self.bound_otherwise = {
+            node.id for node in groups.get(gast.Name, ())
+            if type(node.ctx) is gast.Store and id(node) not in simple_targets}
 
 
-def _greatest(candidates, values, builds):
+def _greatest(candidates, assigned, builds):
     """The largest subset of ``candidates`` whose every assigned value ``builds`` a
     member given the subset (sound by induction over the assignments that run). A name
     found not to be one puts the names whose values read it back to check."""
     found = set(candidates)
-    readers = {}   # name -> the names some value of which reads it
-    for name in found:
-        for value in values[name]:
-            for read in syntax.loaded_names(value):
-                readers.setdefault(read, set()).add(name)
+    values, readers = assigned.values, assigned.readers
     pending = sorted(found, reverse=True)   # (checked in name order)
     while pending:
         name = pending.pop()
@@ -85,25 +86,25 @@ def _greatest(candidates, values, builds):
     return frozenset(found)
 
 
-def proven_numbers(body, numbers, arrays, call_target, nodes=None):
-    """The locals of ``body`` proven to hold a number or an array, never a list, tuple or
-    dict, given ``numbers`` (names known to: parameters checked to be scalars) and
-    ``arrays`` (proven NumPy arrays). Their cotangents are added with ``+``; any other
-    local's item by item when it runs (``_sg.add_cotangents``).
+def proven_numbers(assigned, numbers, arrays, call_target):
+    """The locals proven to hold a number or an array, never a list, tuple or dict, given
+    the body's ``assigned`` (``SimpleAssignments``), ``numbers`` (names known to:
+    parameters checked to be scalars) and ``arrays`` (proven NumPy arrays). Their
+    cotangents are added with ``+``; any other local's item by item when it runs
+    (``_sg.add_cotangents``).
 
     ``a - b``, ``a / b``, ``a ** b``, ``a @ b``, ``-a`` raise on a list; ``a + b`` is
     concatenation unless one side is a number; ``lst * n`` repeats a list for a Python
     int ``n``, so ``*`` needs numbers on both sides or, on one side, a value that is
     never a Python int (a float literal, an array, a product with one, a quotient).
     """
-    values, others = _simple_assignments(body, (), nodes)
     arrays = set(arrays)
     known = set(numbers) | arrays
-    candidates = set(values) - others - known
-    inexact = arrays | _greatest(candidates, values, lambda value, found: (
+    candidates = set(assigned.values) - assigned.bound_otherwise - known
+    inexact = arrays | _greatest(candidates, assigned, lambda value, found: (
         _builds_number(value, _Either(found, known), _Either(found, arrays), call_target,
                        want_inexact=True)))
-    return known | _greatest(candidates, values, lambda value, found: (
+    return known | _greatest(candidates, assigned, lambda value, found: (
         _builds_number(value, _Either(found, known), inexact, call_target)))
 
 

@@ -51,6 +51,7 @@ class CFG:
             _link(end, self.exit)
         self._index = None
         self._orders = {}
+        self._ranks = {}
 
     def node(self, stmt):
         return self.by_stmt[id(stmt)]
@@ -75,6 +76,22 @@ class CFG:
             seen = set(reached)
             self._orders[forward] = reached + [n for n in self.nodes if n not in seen]
         return self._orders[forward]
+
+    def neighbour_ranks(self, forward=True):
+        """``(sources, targets)``: for each node, by its rank in ``order(forward)``, the
+        ranks of the nodes its facts come from and go to along the analysis (``None``
+        for the start: the entry, or the exit)."""
+        if forward not in self._ranks:
+            order = self.order(forward)
+            rank = {node.position: i for i, node in enumerate(order)}
+            start = self.entry if forward else self.exit
+            sources = [None if node is start else
+                       [rank[p] for p in (node.pred if forward else node.succ)]
+                       for node in order]
+            targets = [[rank[p] for p in (node.succ if forward else node.pred)]
+                       for node in order]
+            self._ranks[forward] = sources, targets
+        return self._ranks[forward]
 
     def _add(self, stmt, kind, defs=(), uses=()):
         node = Node(stmt, kind, defs, uses, len(self.nodes))
@@ -186,7 +203,7 @@ def statement_defs_uses(stmt):
     in no particular order."""
     if isinstance(stmt, gast.Assign):
         target = stmt.targets[0]
-        uses = _reads(stmt.value)
+        uses = value_reads(stmt.value)
         if isinstance(target, gast.Name):
             return [target.id], uses
         if isinstance(target, (gast.Tuple, gast.List)):
@@ -201,7 +218,7 @@ def statement_defs_uses(stmt):
 _ATOMS = (gast.Name, gast.Constant)
 
 
-def _reads(value):
+def value_reads(value):
     """The names an assigned value reads: the shapes of A-normal form (``a``, ``a * b``,
     ``np.sin(a)``, ``f(a, b)``) directly, any other by a walk."""
     kind = type(value)

@@ -43,36 +43,41 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
     may-analyses; the universe for must-analyses). The node visited next is always the
     earliest queued one in the order of the analysis: a loop settles before the code
     after it is visited (a FIFO queue sent every change at a loop's back edge through
-    all the code that follows, once per loop).
+    all the code that follows, once per loop). Every node is queued at first: those not
+    visited yet are the ranks from a cursor on, and only the nodes queued again behind
+    it are kept in a heap (straight-line code never uses it).
     """
-    start = cfg.entry if forward else cfg.exit
     initial = frozenset() if top is None else top
     order = cfg.order(forward)
-    before = dict.fromkeys(order, initial)
-    after = dict.fromkeys(order, initial)
-    nodes = cfg.nodes
-    rank = {node.position: i for i, node in enumerate(order)}
-    queue = list(range(len(order)))   # ranks: a heap (already sorted)
-    queued = set(queue)
-    while queue:
-        node = order[heapq.heappop(queue)]
-        queued.discard(rank[node.position])
-        sources = node.pred if forward else node.succ
-        if node is start:
-            fact_in = boundary
-        elif len(sources) == 1:
-            fact_in = after[nodes[sources[0]]]
+    sources, targets = cfg.neighbour_ranks(forward)
+    start = sources.index(None)   # (the entry's rank, or the exit's)
+    count = len(order)
+    before, after = [initial] * count, [initial] * count
+    behind, queued = [], bytearray(count)   # a heap of the ranks queued again
+    cursor = 0   # every rank from the cursor on is yet to be visited
+    while True:
+        if behind:
+            at = heapq.heappop(behind)
+            queued[at] = 0
+        elif cursor < count:
+            at, cursor = cursor, cursor + 1
         else:
-            fact_in = meet([after[nodes[s]] for s in sources]) if sources else initial
-        fact_out = transfer(node, fact_in)
-        if fact_out != after[node] or fact_in != before[node]:
-            before[node], after[node] = fact_in, fact_out
-            for position in (node.succ if forward else node.pred):
-                next_rank = rank[position]
-                if next_rank not in queued:
-                    queued.add(next_rank)
-                    heapq.heappush(queue, next_rank)
-    return before, after
+            break
+        incoming = sources[at]
+        if at == start:
+            fact_in = boundary
+        elif len(incoming) == 1:
+            fact_in = after[incoming[0]]
+        else:
+            fact_in = meet([after[s] for s in incoming]) if incoming else initial
+        fact_out = transfer(order[at], fact_in)
+        if fact_out != after[at] or fact_in != before[at]:
+            before[at], after[at] = fact_in, fact_out
+            for target in targets[at]:
+                if target < cursor and not queued[target]:
+                    queued[target] = 1
+                    heapq.heappush(behind, target)
+    return dict(zip(order, before)), dict(zip(order, after))
 
 
 def gen_kill(rules):

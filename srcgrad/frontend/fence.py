@@ -94,16 +94,20 @@ def check_function(parsed):
     else:
         refuse_generator(parsed.fn, parsed)
     _check_defaults(parsed, node.args)
-    allowed = _local_function_nodes(node) | _call_unpackings(node) \
-        | lambdas_given_to_transforms(parsed)
-    for lam in _lambdas_per_item(node):
+    # The body's nodes, statement by statement, walked once for every check below (none
+    # of which rewrites the tree).
+    nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]
+    allowed = _local_function_nodes(node) | _call_unpackings(nodes) \
+        | lambdas_given_to_transforms(parsed, nodes)
+    for lam in _lambdas_per_item(nodes):
         if id(lam) not in allowed:
             raise parsed.error(REFUSED["lambda-per-item"], lam)
-    for stmt in node.body:
-        for sub in syntax.walk(stmt):
-            if id(sub) not in allowed:
-                _check_node(parsed, sub)
-    _check_deletes(parsed, node)
+    for sub in nodes:
+        kind = type(sub)
+        if (kind in _CHECKED or kind is gast.Name and sub.id in NAMESPACE_READS) \
+                and id(sub) not in allowed:
+            _check_node(parsed, sub)
+    _check_deletes(parsed, nodes)
     if not compiles_to(parsed.fn):   # the text read is not the code that runs
         raise stale_source_error(parsed.fn)
     return parsed
@@ -120,9 +124,10 @@ def _local_function_nodes(fn_node):
     return allowed
 
 
-def _lambdas_per_item(fn_node):
-    """Lambdas written in a comprehension's element or a loop's body: one per item."""
-    for node in gast.walk(fn_node):
+def _lambdas_per_item(nodes):
+    """Lambdas written in a comprehension's element or a loop's body: one per item.
+    ``nodes``: every node of the function's body."""
+    for node in nodes:
         if isinstance(node, (gast.ListComp, gast.GeneratorExp, gast.DictComp, gast.SetComp)):
             parts = [node.elt] if not isinstance(node, gast.DictComp) else [node.key,
                                                                            node.value]
@@ -131,12 +136,12 @@ def _lambdas_per_item(fn_node):
         else:
             continue
         for part in parts:
-            yield from (sub for sub in gast.walk(part) if isinstance(sub, gast.Lambda))
+            yield from (sub for sub in syntax.walk(part) if isinstance(sub, gast.Lambda))
 
 
-def _call_unpackings(fn_node):
+def _call_unpackings(nodes):
     """``*xs`` written as a call's argument (``f(*xs)``): resolved when the call runs."""
-    return {id(arg) for call in syntax.walk(fn_node) if isinstance(call, gast.Call)
+    return {id(arg) for call in nodes if isinstance(call, gast.Call)
             for arg in call.args if isinstance(arg, gast.Starred)}
 
 
@@ -146,6 +151,12 @@ def _check_defaults(parsed, args):
         for sub in gast.walk(default):
             if isinstance(sub, (gast.Lambda, gast.NamedExpr, gast.Yield, gast.Await)):
                 raise parsed.error(REFUSED["default"], sub)
+
+
+# The node types ``_check_node`` may refuse, but for names (only those of
+# ``NAMESPACE_READS``); gast's node classes have no subclasses.
+_CHECKED = frozenset(UNSUPPORTED) | {gast.ImportFrom, gast.Dict, gast.Call, gast.Assign,
+                                     gast.AugAssign, gast.AnnAssign, gast.For}
 
 
 def _check_node(parsed, node):
@@ -192,15 +203,16 @@ def _check_target(parsed, target):
             _check_target(parsed, elt)
 
 
-def _check_deletes(parsed, fn_node):
-    """``del name`` is allowed only when ``name`` is not read afterwards."""
-    for stmt in syntax.walk(fn_node):
+def _check_deletes(parsed, nodes):
+    """``del name`` is allowed only when ``name`` is not read afterwards. ``nodes``:
+    every node of the function's body."""
+    for stmt in nodes:
         if not isinstance(stmt, gast.Delete):
             continue
         for target in stmt.targets:
             if not isinstance(target, gast.Name):
                 raise parsed.error(REFUSED["del-subscript"], target)
-            later = [n for n in syntax.walk(fn_node) if isinstance(n, gast.Name)
+            later = [n for n in nodes if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load) and n.id == target.id
                      and (n.lineno or 0) > stmt.lineno]
             if later:

@@ -90,13 +90,15 @@ def check_generator_calls(parsed):
     """Refuse every call of a generator function in ``parsed`` that does not consume it
     entirely (see the module docstring); remember the ones that do (``CONSUMED``)."""
     node = parsed.node
+    calls = [call for call in syntax.walk(node) if isinstance(call, gast.Call)
+             and generator_function(parsed, call, ()) is not None]
+    if not calls:   # (the usual case: no need for the local names and the parents)
+        return
     local_names = set(syntax.param_names(node.args)) | set(syntax.names_in(node, gast.Store))
     parents = _parents(node)
-    for call in syntax.walk(node):
-        if not isinstance(call, gast.Call):
-            continue
+    for call in calls:
         generator = generator_function(parsed, call, local_names)
-        if generator is None:
+        if generator is None:   # a local name, not the global generator function
             continue
         handled = _inside_handled_try(call, parents)
         if handled is not None:

@@ -81,11 +81,12 @@ def is_tape(obj):
     return id(obj) in _TAPES
 
 
-def lambdas_given_to_transforms(parsed):
+def lambdas_given_to_transforms(parsed, nodes):
     """Lambdas passed straight to a transformation (``sg.grad(lambda y: x * y)``): the
-    fence lets these through, this pass lifts them."""
+    fence lets these through, this pass lifts them. ``nodes``: every node of the
+    function's body."""
     found = set()
-    for node in syntax.walk(parsed.node):
+    for node in nodes:
         if isinstance(node, gast.Call) and node.args and isinstance(node.args[0], gast.Lambda) \
                 and transform_name(parsed, node.func) is not None:
             found.add(id(node.args[0]))

@@ -29,7 +29,7 @@ import dataclasses
 import functools
 
 from srcgrad import syntax
-from srcgrad.analysis.arrays import proven_arrays
+from srcgrad.analysis.arrays import SimpleAssignments, proven_arrays
 from srcgrad.analysis.escapes import ReadBack
 from srcgrad.errors import MissingRuleError
 from srcgrad.modes.calls import (
@@ -70,14 +70,15 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         self.callee_jvp = callee_jvp   # (fn, wrt tuple) -> (generated name, tangent keywords)
         self.params = syntax.param_names(node.args)
         self.locals = set(self.params) | set(syntax.names_in(node, gast.Store))
-        self.arrays = proven_arrays(node.body, self.params,
+        groups = syntax.by_type([sub for stmt in node.body for sub in syntax.walk(stmt)])
+        self.arrays = proven_arrays(SimpleAssignments(groups), self.params,
                                     lambda call: call_target(parsed, call, self.locals))
         self.reverse_rules = RuleExpander(self)
         self.rules = TangentExpander(self)
         self.preinit = set()
         self.escapes = []   # errors locating what lets a differentiated value out
-        self.lists = list_names(node.body)
-        self.sequences = sequence_names(node.body, self.lists)
+        self.lists = list_names(node.body, groups)
+        self.sequences = sequence_names(node.body, self.lists, groups)
         self.dicts = {n.targets[0].id for n in gast.walk(node) if isinstance(n, gast.Assign)
                       and isinstance(n.value, gast.Dict) and isinstance(n.targets[0], gast.Name)}
         self.writes_in_place = _writes_in_place(node)

@@ -26,7 +26,7 @@ import dataclasses
 
 from srcgrad import syntax
 from srcgrad.analysis.activity import analyze_activity
-from srcgrad.analysis.arrays import proven_arrays, proven_numbers
+from srcgrad.analysis.arrays import SimpleAssignments, proven_arrays, proven_numbers
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
@@ -91,9 +91,11 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
         self._call_infos = {}     # id(call node) -> CallInfo (see call_info)
         self._defining = None     # name -> the CFG nodes assigning it (nodes_defining)
-        nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]   # walked once
-        self.arrays = proven_arrays(node.body, self.params,
-                                    lambda call: call_target(parsed, call, self.locals), nodes)
+        # The body walked once; the analyses below read the kinds of node they look for.
+        groups = syntax.by_type([sub for stmt in node.body for sub in syntax.walk(stmt)])
+        assigned = SimpleAssignments(groups)
+        self.arrays = proven_arrays(assigned, self.params,
+                                    lambda call: call_target(parsed, call, self.locals))
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
                                          self.reads_variable if eager else None,
@@ -112,19 +114,18 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         self.loop_depth = 0
         self.local_ids = set()    # statements saved per iteration (see iteration_locals)
         self.primal_live = None
-        self.containers = _container_names(nodes)
+        self.containers = _container_names(groups)
         self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
-        self.lists = list_names(node.body, nodes)
-        self.sequences = sequence_names(node.body, self.lists, nodes)
+        self.lists = list_names(node.body, groups)
+        self.sequences = sequence_names(node.body, self.lists, groups)
         self.list_items_overwritten = any(
-            isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store)
-            and isinstance(n.value, gast.Name) and n.value.id in self.lists
-            for n in nodes)
+            isinstance(n.ctx, gast.Store) and isinstance(n.value, gast.Name)
+            and n.value.id in self.lists for n in groups.get(gast.Subscript, ()))
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
         self.numbers = proven_numbers(   # cotangents added with +, not item by item
-            node.body, self.params if scalar_params else (), self.arrays,
-            lambda call: call_target(parsed, call, self.locals), nodes)
+            assigned, self.params if scalar_params else (), self.arrays,
+            lambda call: call_target(parsed, call, self.locals))
 
     # -- driver --------------------------------------------------------------------------
     def run(self):
@@ -307,26 +308,19 @@ def unsuppressed_item(item, stmt):
     return gast.withitem(context_expr=call, optional_vars=item.optional_vars)
 
 
-def _container_names(nodes):
+def _container_names(groups):
     """Names whose values may be containers (indexed, iterated, grown, read by field, or
     built as tuple/list/dict literals): their cotangents are added item by item.
-    ``nodes``: every node of the function's body."""
-    found = set()
-    for node in nodes:
-        base = None
-        if isinstance(node, gast.Subscript) or (
-                isinstance(node, gast.Attribute) and not is_array_attribute(node.attr)):
-            base = node.value
-        elif isinstance(node, gast.For):
-            base = node.iter
-        elif isinstance(node, gast.Call) and list_growth(node):
-            base = node.func.value
-        elif isinstance(node, gast.Call) and node.args and syntax.dotted_name(
-                node.func) in _ITEM_FUNCTIONS:   # generated code (grad of grad)
-            base = node.args[0]
-        elif isinstance(node, gast.Assign) and isinstance(
-                node.value, (gast.Tuple, gast.List, gast.Dict)):
-            base = node.targets[0]
-        if isinstance(base, gast.Name):
-            found.add(base.id)
-    return found - {"np", "math"}
+    ``groups``: the nodes of the function's body by class (``syntax.by_type``)."""
+    bases = [node.value for node in groups.get(gast.Subscript, ())]
+    bases += [node.value for node in groups.get(gast.Attribute, ())
+              if not is_array_attribute(node.attr)]
+    bases += [node.iter for node in groups.get(gast.For, ())]
+    for node in groups.get(gast.Call, ()):
+        if list_growth(node):
+            bases.append(node.func.value)
+        elif node.args and syntax.dotted_name(node.func) in _ITEM_FUNCTIONS:
+            bases.append(node.args[0])   # generated code (grad of grad)
+    bases += [node.targets[0] for node in groups.get(gast.Assign, ())
+              if isinstance(node.value, (gast.Tuple, gast.List, gast.Dict))]
+    return {base.id for base in bases if isinstance(base, gast.Name)} - {"np", "math"}

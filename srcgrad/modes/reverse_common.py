@@ -38,25 +38,27 @@ def has_exit(stmt):
     return bool(stmt.body) and is_loop_exit(stmt.body[-1])
 
 
-def list_names(body, nodes=None):
+def list_names(body, groups=None):
     """Locals that hold lists (built from a list display, or grown): the cotangent an
     array rule gives them (``np.sum(lst)``: an array) is turned back into a list, which
-    the adjoints of ``append`` and ``pop`` take items from. ``nodes``: every node of
-    ``body`` (``syntax.walk`` of each statement), when the caller has them already."""
-    nodes = _nodes_of(body) if nodes is None else nodes
+    the adjoints of ``append`` and ``pop`` take items from. ``groups``: the nodes of
+    ``body`` by class (``syntax.by_type``), when the caller has them already."""
+    groups = _groups_of(body) if groups is None else groups
     found = set()
     bindings = []   # (target, the values that make it a list when one is a list)
-    for node in nodes:
-        if isinstance(node, gast.Call) and list_growth(node):
+    for node in groups.get(gast.Call, ()):
+        if list_growth(node):
             found.add(node.func.value.id)
+    for node in groups.get(gast.Assign, ()):
         _note_binding(node, gast.List, found, bindings)
     return _closure(found, bindings)   # ``c = a + b`` and ``c = a`` on lists give lists
 
 
 def _note_binding(node, display, found, bindings):
-    """For ``t = <display>`` add ``t`` to ``found``; for ``t = a`` or ``t = a + b`` (names)
-    add ``(t, [a, b])`` to ``bindings``: ``t`` is of the kind when all of them are."""
-    if not (isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name)):
+    """For ``t = <display>`` (an ``Assign``) add ``t`` to ``found``; for ``t = a`` or
+    ``t = a + b`` (names) add ``(t, [a, b])`` to ``bindings``: ``t`` is of the kind when
+    all of them are."""
+    if not isinstance(node.targets[0], gast.Name):
         return
     value = node.value
     if isinstance(value, display):
@@ -69,8 +71,8 @@ def _note_binding(node, display, found, bindings):
         bindings.append((node.targets[0].id, names))
 
 
-def _nodes_of(body):
-    return [node for stmt in body for node in syntax.walk(stmt)]
+def _groups_of(body):
+    return syntax.by_type([node for stmt in body for node in syntax.walk(stmt)])
 
 
 def _closure(found, bindings):
@@ -101,13 +103,13 @@ def array_attribute_guard(value, arrays):
                         name=syntax.const(value.attr))
 
 
-def sequence_names(body, lists, nodes=None):
+def sequence_names(body, lists, groups=None):
     """``lists`` and the locals bound to a tuple display, to one of them, or to ``a + b``
     with both sides among them: ``+`` on them concatenates (``t = t + (v,)`` in a
-    loop)."""
-    nodes = _nodes_of(body) if nodes is None else nodes
+    loop). ``groups``: as for ``list_names``."""
+    groups = _groups_of(body) if groups is None else groups
     found, bindings = set(lists), []
-    for node in nodes:
+    for node in groups.get(gast.Assign, ()):
         _note_binding(node, gast.Tuple, found, bindings)
     return _closure(found, bindings)
 

@@ -49,7 +49,16 @@ from srcgrad.syntax.printing import (
     to_source,
 )
 from srcgrad.syntax.templates import quote, quote_expr, replace_names
-from srcgrad.syntax.trees import clone, line_of, loaded_names, names_in, set_line, statements, walk
+from srcgrad.syntax.trees import (
+    by_type,
+    clone,
+    line_of,
+    loaded_names,
+    names_in,
+    set_line,
+    statements,
+    walk,
+)
 
 __all__ = [
     "gast",
@@ -58,5 +67,6 @@ __all__ = [
     "to_gast", "tuple_of",
     "comment", "comment_text", "is_comment", "render", "render_lines", "to_source",
     "quote", "quote_expr", "replace_names",
-    "clone", "line_of", "loaded_names", "names_in", "set_line", "statements", "walk",
+    "by_type", "clone", "line_of", "loaded_names", "names_in", "set_line", "statements",
+    "walk",
 ]

@@ -31,6 +31,19 @@ def walk(node):
     return nodes
 
 
+def by_type(nodes):
+    """``{node class: [the nodes of that class]}`` of ``nodes``, each list in their order:
+    passes that look for a few kinds of node read those lists, not every node."""
+    groups = {}
+    for node in nodes:
+        group = groups.get(type(node))
+        if group is None:
+            groups[type(node)] = [node]
+        else:
+            group.append(node)
+    return groups
+
+
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}   # node class -> the fields that may hold nodes
 
 
