@@ -81,6 +81,33 @@ def is_tape(obj):
     return id(obj) in _TAPES
 
 
+def calls_srcgrad(parsed):
+    """Does a call anywhere in ``parsed.node`` name one of srcgrad's transformations, a
+    ``GradientTape`` or ``sg.constant`` (resolved as the passes that lower them resolve
+    them, without recording an assumption)? When none does, those passes have nothing
+    to do."""
+    resolved = {}   # dotted name -> is it one of them
+    for call in syntax.walk(parsed.node):
+        if type(call) is not gast.Call:
+            continue
+        dotted = syntax.dotted_name(call.func)
+        if dotted is None:
+            continue
+        found = resolved.get(dotted)
+        if found is None:
+            try:
+                obj = parsed.resolve(dotted)
+                found = is_transform(obj) or is_tape(obj) or is_constant(obj)
+            except KeyError:
+                found = False
+            except Exception:   # an attribute that fails to evaluate: the passes decide
+                found = True
+            resolved[dotted] = found
+        if found:
+            return True
+    return False
+
+
 def lambdas_given_to_transforms(parsed, nodes):
     """Lambdas passed straight to a transformation (``sg.grad(lambda y: x * y)``): the
     fence lets these through, this pass lifts them. ``nodes``: every node of the

@@ -33,6 +33,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     inline small module-level functions (see ``inline``; in eager units the inlined body's
     Variable reads are wrapped as the caller's are)."""
     from srcgrad import syntax
+    from srcgrad.frontend import transforms
     from srcgrad.normalize import anf, control_flow, desugar, rename, tuples, variables
     from srcgrad.normalize.aliased_writes import follow_aliased_writes
     from srcgrad.normalize.branch_tests import freeze_branch_tests
@@ -46,9 +47,10 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.sequence_operands import convert_sequence_operands
 
     node = parsed.node
-    lower_nested_tapes(parsed, namer)
-    lower_nested_vjps(parsed, namer)
-    lift_local_derivatives(parsed, namer)
+    if transforms.calls_srcgrad(parsed):   # (else these three have nothing to lower)
+        lower_nested_tapes(parsed, namer)
+        lower_nested_vjps(parsed, namer)
+        lift_local_derivatives(parsed, namer)
     convert_sequence_operands(parsed)
     local_functions = collect_local_functions(parsed, namer)
     node.body = lower_handlers(node.body, namer)

@@ -49,11 +49,24 @@ def to_single_exit(body, namer):
 
 
 def _needs_flags(body):
-    for stmt in body[:-1]:
-        for node in syntax.walk(stmt):
-            if isinstance(node, (gast.Return, gast.Break, gast.Continue)):
-                return True
-    return any(isinstance(n, (gast.Break, gast.Continue)) for n in syntax.walk(body[-1]))
+    for stmt in _statements(body[:-1]):
+        if isinstance(stmt, (gast.Return, gast.Break, gast.Continue)):
+            return True
+    return any(isinstance(stmt, (gast.Break, gast.Continue))
+               for stmt in _statements(body[-1:]))
+
+
+def _statements(body):
+    """Every statement of ``body`` and of the blocks nested in it (handlers' included):
+    where a ``return``, ``break`` or ``continue`` can be (not in expressions)."""
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if type(inner) is list:
+                yield from _statements(inner)
+        for handler in getattr(stmt, "handlers", None) or ():
+            yield from _statements(handler.body)
 
 
 class _Loop:

@@ -35,12 +35,15 @@ def rename_reassignments(body, params, namer):
                  if name not in nested and count + (name in params) > 1}
     if not renamable:
         return body
-    reads = Counter(name for stmt in body for name in syntax.loaded_names(stmt))
+    # Each statement walked once: the names it reads (as nodes, renamed below).
+    read_nodes = [[node for node in syntax.walk(stmt) if type(node) is gast.Name
+                   and type(node.ctx) is gast.Load] for stmt in body]
+    reads = Counter(node.id for nodes in read_nodes for node in nodes)
     current = {}
     seen = set(params)
     out = []
-    for stmt in body:
-        _rename_reads(stmt, current)
+    for stmt, nodes in zip(body, read_nodes):
+        _rename_reads(nodes, current)
         if _assigns_name(stmt) and stmt.targets[0].id in renamable:
             name = stmt.targets[0].id
             if name in seen:
@@ -70,10 +73,9 @@ def _assigns_name(stmt):
     return isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
 
 
-def _rename_reads(stmt, current):
-    if not current:
-        return
-    for node in syntax.walk(stmt):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) \
-                and node.id in current:
+def _rename_reads(name_nodes, current):
+    """Rename the reads ``name_nodes`` (a statement's ``Name`` nodes that load) of
+    ``current``'s keys."""
+    for node in name_nodes:
+        if node.id in current:
             node.id = current[node.id]

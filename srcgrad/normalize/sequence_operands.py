@@ -24,10 +24,10 @@ _SEQUENCES = (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)
 
 def convert_sequence_operands(parsed):
     """Rewrite ``parsed.node`` in place as the module docstring shows."""
-    lists = _sequence_names(parsed.node)
-    for call in syntax.walk(parsed.node):
-        if not isinstance(call, gast.Call) or not any(
-                _is_sequence(arg, lists) for arg in _operands(call)):
+    groups = syntax.by_type(syntax.walk(parsed.node))   # (walked once)
+    lists = _sequence_names(groups)
+    for call in groups.get(gast.Call, ()):
+        if not any(_is_sequence(arg, lists) for arg in _operands(call)):
             continue
         if _is_elementwise(parsed, call.func):
             call.args = [_as_array(arg) if _is_sequence(arg, lists) else arg
@@ -52,18 +52,18 @@ def _as_array(node):
     return converted
 
 
-def _sequence_names(node):
+def _sequence_names(groups):
     """Names bound only by ``name = <list or tuple display, or a comprehension>``
-    anywhere in the function (its local functions included), never otherwise."""
+    anywhere in the function (its local functions included), never otherwise.
+    ``groups``: every node of the function by class (``syntax.by_type``)."""
     displays, marked = set(), set()
-    for stmt in syntax.walk(node):
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) \
+    for stmt in groups.get(gast.Assign, ()):
+        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name) \
                 and isinstance(stmt.value, (gast.List, gast.Tuple, gast.ListComp)):
             displays.add(stmt.targets[0].id)
             marked.add(id(stmt.targets[0]))
-    others = {n.id for n in syntax.walk(node) if isinstance(n, gast.Name)
-              and isinstance(n.ctx, (gast.Store, gast.Param)) and id(n) not in marked}
+    others = {n.id for n in groups.get(gast.Name, ())
+              if isinstance(n.ctx, (gast.Store, gast.Param)) and id(n) not in marked}
     return displays - others
 
 

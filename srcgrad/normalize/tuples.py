@@ -60,6 +60,8 @@ def _known_item(value, known):
 
 
 def _forget_assigned(stmt, known):
+    if not known:   # (most statements: no walk)
+        return
     stored = set(syntax.names_in(stmt, gast.Store))
     for name in list(known):
         if name in stored or any(isinstance(item, gast.Name) and item.id in stored
