@@ -30,7 +30,6 @@ from srcgrad.analysis.arrays import SimpleAssignments, proven_arrays, proven_num
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
-from srcgrad.modes.calls import call_target
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
@@ -91,11 +90,11 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         self.locals = set(self.params) | {n for nd in self.cfg.nodes for n in nd.defs}
         self._call_infos = {}     # id(call node) -> CallInfo (see call_info)
         self._defining = None     # name -> the CFG nodes assigning it (nodes_defining)
+        self._targets = {}        # dotted callee -> what it denotes (see target_of)
         # The body walked once; the analyses below read the kinds of node they look for.
         groups = syntax.by_type([sub for stmt in node.body for sub in syntax.walk(stmt)])
         assigned = SimpleAssignments(groups)
-        self.arrays = proven_arrays(assigned, self.params,
-                                    lambda call: call_target(parsed, call, self.locals))
+        self.arrays = proven_arrays(assigned, self.params, self.target_of)
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
                                          self.reads_variable if eager else None,
@@ -124,8 +123,7 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         self.scalars = analyze_scalars(self.cfg, self.params if scalar_params else (),
                                        self.call_gives_scalar)
         self.numbers = proven_numbers(   # cotangents added with +, not item by item
-            assigned, self.params if scalar_params else (), self.arrays,
-            lambda call: call_target(parsed, call, self.locals))
+            assigned, self.params if scalar_params else (), self.arrays, self.target_of)
 
     # -- driver --------------------------------------------------------------------------
     def run(self):
@@ -206,14 +204,15 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         return stmt
 
     def overwrites(self, stmt, name):
-        return name in self.maybe_defined[self.cfg.node(stmt)]
+        return self.maybe_defined.has(self.cfg.node(stmt), name)
 
     def push(self, var, value, stmt, maybe_undefined=None):
         node = syntax.quote("stack.append(v)", stack=self.stack, v=value)[0]
         node.saved = var
         if maybe_undefined is None:
             node_cfg = self.cfg.by_stmt.get(id(stmt))
-            maybe_undefined = node_cfg is not None and var not in self.surely_defined[node_cfg] \
+            maybe_undefined = node_cfg is not None \
+                and not self.surely_defined.has(node_cfg, var) \
                 and var not in self.params
         node.maybe_undefined = maybe_undefined
         return node

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from srcgrad.modes.calls import classify_call, generated_variant
+from srcgrad import syntax
+from srcgrad.modes.calls import call_target, classify_call, generated_variant
 from srcgrad.modes.reverse_common import is_range
 from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
 from srcgrad.syntax import gast
@@ -21,6 +22,15 @@ class ReverseFacts:
     """What ``ReverseMode`` asks of the function while it transforms it: which nodes
     define a name, which statements are differentiable, what a call is, which atoms
     are scalars or varied, which statements read Variables."""
+
+    def target_of(self, call):
+        """The object ``call``'s non-local callee denotes (``call_target``), resolved
+        once per dotted name (the locals and the globals do not change meanwhile)."""
+        dotted = syntax.dotted_name(call.func)
+        found = self._targets.get(dotted, self)
+        if found is self:
+            found = self._targets[dotted] = call_target(self.parsed, call, self.locals)
+        return found
 
     def nodes_defining(self, name):
         """The CFG nodes that assign ``name`` (indexed once for every name)."""
@@ -82,7 +92,7 @@ class ReverseFacts:
         """Is ``atom`` surely a scalar (shape ``()``) just before ``stmt``?"""
         if isinstance(atom, gast.Constant):
             return type(atom.value) in (int, float, bool)
-        return isinstance(atom, gast.Name) and atom.id in self.scalars[self.cfg.node(stmt)]
+        return isinstance(atom, gast.Name) and self.scalars.has(self.cfg.node(stmt), atom.id)
 
     def varied(self, stmt, atom):
         return isinstance(atom, gast.Name) and self.activity.is_varied_operand(

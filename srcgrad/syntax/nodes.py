@@ -10,7 +10,7 @@ from __future__ import annotations
 import gast
 
 from srcgrad.syntax.templates import quote_expr
-from srcgrad.syntax.trees import clone
+from srcgrad.syntax.trees import clone, make
 
 
 def parse(source):
@@ -25,7 +25,8 @@ def to_gast(tree):
 
 def name(identifier, store=False):
     ctx = gast.Store() if store else gast.Load()
-    return gast.Name(id=identifier, ctx=ctx, annotation=None, type_comment=None)
+    return make(gast.Name, {"id": identifier, "ctx": ctx, "annotation": None,
+                            "type_comment": None})
 
 
 def param(identifier):
@@ -33,14 +34,14 @@ def param(identifier):
 
 
 def const(value):
-    return gast.Constant(value=value, kind=None)
+    return make(gast.Constant, {"value": value, "kind": None})
 
 
 def assign(target, value):
     """``target = value``; ``target`` is a name string or a store-context node."""
     if isinstance(target, str):
         target = name(target, store=True)
-    return gast.Assign(targets=[target], value=value, type_comment=None)
+    return make(gast.Assign, {"targets": [target], "value": value, "type_comment": None})
 
 
 def call(func, args=(), keywords=()):

@@ -13,7 +13,7 @@ import functools
 
 import gast
 
-from srcgrad.syntax.trees import _CONTEXT, _LEAVES, clone
+from srcgrad.syntax.trees import _CONTEXT, _LEAVES, clone, make
 
 
 @functools.lru_cache(maxsize=4096)
@@ -103,7 +103,7 @@ def _compiled_builder(tree):
     try:
         body = "[" + ", ".join(map(build, tree)) + "]" if isinstance(tree, list) \
             else build(tree)
-        namespace = {"K": constants, "make": _make, "substitute": _substitute}
+        namespace = {"K": constants, "make": make, "substitute": _substitute}
         exec(compile(f"def build(subs):\n    return {body}\n", "<srcgrad template>",
                      "exec"), namespace)
     except (SyntaxError, RecursionError, MemoryError):
@@ -113,10 +113,6 @@ def _compiled_builder(tree):
     return namespace["build"]
 
 
-def _make(kind, fields):
-    node = kind.__new__(kind)
-    node.__dict__ = fields
-    return node
 
 
 def _instantiate(node, subs):
@@ -156,8 +152,14 @@ def replace_names(node, subs):
 
 def _substitute(node, replacement):
     if type(replacement) is str:   # (the fields gast.Name(id=..., ctx=...) would set)
-        return _make(gast.Name, {"id": replacement, "ctx": node.ctx, "annotation": None,
+        return make(gast.Name, {"id": replacement, "ctx": node.ctx, "annotation": None,
                                  "type_comment": None})
+    kind = type(replacement)
+    if kind in _LEAVES and replacement.__dict__.get("annotation") is None:
+        fields = dict(replacement.__dict__)   # (what clone copies)
+        if kind is gast.Name:
+            fields["ctx"] = node.ctx
+        return make(kind, fields)
     new = clone(replacement)   # (a Name: its fields copied, its context given below)
     if hasattr(new, "ctx"):
         new.ctx = node.ctx

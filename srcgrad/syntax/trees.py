@@ -123,6 +123,14 @@ _LEAVES = frozenset({gast.Name, gast.Constant})
 _CONTEXT = gast.expr_context
 
 
+def make(kind, fields):
+    """A node of class ``kind`` whose ``__dict__`` is ``fields`` (what ``kind(**fields)``
+    gives, without gast's constructor, which sets them one by one)."""
+    node = kind.__new__(kind)
+    node.__dict__ = fields
+    return node
+
+
 def clone(node):
     """A deep copy of a gast tree (or list of trees), keeping every attribute (line
     numbers and the compiler's own marks); faster than ``copy.deepcopy``."""
