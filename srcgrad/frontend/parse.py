@@ -182,17 +182,21 @@ def _parse_lines(fn, lines, first_line):
     source = "".join(lines)
     dedented = textwrap.dedent(source)
     indent = _indent_of(source) - _indent_of(dedented)
+    line_offset = 0   # (parsed after first_line - 1 empty lines: the file's line numbers)
     try:
-        tree = ast.parse(dedented)
-        check_depth(tree, filename, fn.__name__, first_line - 1)
+        tree = ast.parse("\n" * (first_line - 1) + dedented)
+        check_depth(tree, filename, fn.__name__)
         module = syntax.to_gast(tree)
     except SyntaxError:
         if not is_lambda:
+            ast.parse(dedented)   # (the error with the lines of the text read)
             raise
         fragment, start = _lambda_line_fix(dedented)
         module = syntax.parse(fragment)
         _shift_first_line(module, start - 1)   # "(" + the line from ``start`` on
-    _shift_positions(module, first_line - 1, indent)
+        line_offset = first_line - 1
+    if line_offset or indent:
+        _shift_positions(module, line_offset, indent)
     if is_lambda:
         return _lambda_as_def(_find_lambda(module, fn, filename))
     return _find_def(module, fn)
