@@ -100,7 +100,7 @@ def set_line(nodes, lineno):
         node = todo.pop()
         if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
             node.lineno = lineno
-        for field in node._fields:
+        for field in _BLOCK_FIELDS:
             value = getattr(node, field, None)
             if type(value) is list:
                 todo.extend(v for v in value if isinstance(v, _STATEMENT_HOLDERS))
@@ -108,6 +108,8 @@ def set_line(nodes, lineno):
 
 
 _STATEMENT_HOLDERS = (gast.stmt, gast.excepthandler, gast.match_case)
+# The fields that hold them (the other fields of a statement hold expressions).
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def line_of(node, default=None):
