@@ -15,13 +15,15 @@ Modules (every public name is importable from ``srcgrad.syntax``):
   ``replace_names``;
 - ``trees``: walk and copy trees (``walk``, ``names_in``, ``statements``, ``set_line``,
   ``clone``);
-- ``printing``: print trees as source (``to_source``, ``render``) and comment statements.
+- ``printing``: print trees as source (``to_source``, ``render``) and comment statements;
+- ``convert``: the gast tree of a stdlib ``ast`` tree (``to_gast``, as gast converts it).
 """
 
 from __future__ import annotations
 
 import gast
 
+from srcgrad.syntax.convert import to_gast
 from srcgrad.syntax.nodes import (
     assign,
     call,
@@ -37,7 +39,6 @@ from srcgrad.syntax.nodes import (
     param_names,
     parse,
     spreads,
-    to_gast,
     tuple_of,
 )
 from srcgrad.syntax.printing import (

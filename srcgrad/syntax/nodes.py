@@ -7,20 +7,18 @@ small questions asked of a node (``is_atom``, ``dotted_name``, ``spreads``...).
 
 from __future__ import annotations
 
+import ast
+
 import gast
 
+from srcgrad.syntax.convert import to_gast
 from srcgrad.syntax.templates import quote_expr
 from srcgrad.syntax.trees import clone, make
 
 
 def parse(source):
     """Parse module source into a gast tree."""
-    return gast.parse(source)
-
-
-def to_gast(tree):
-    """The gast tree of a stdlib ``ast`` tree (``parse`` without parsing again)."""
-    return gast.ast_to_gast(tree)
+    return to_gast(ast.parse(source))
 
 
 def name(identifier, store=False):

@@ -9,16 +9,18 @@ A template used often is compiled into a Python function that builds the copy di
 
 from __future__ import annotations
 
+import ast
 import functools
 
 import gast
 
+from srcgrad.syntax.convert import to_gast
 from srcgrad.syntax.trees import _CONTEXT, _LEAVES, clone, make
 
 
 @functools.lru_cache(maxsize=4096)
 def _parse_template(source, mode):
-    tree = gast.parse(source)
+    tree = to_gast(ast.parse(source))
     for node in gast.walk(tree):   # a template's own positions mean nothing to the user
         if isinstance(node, gast.stmt):
             node.lineno = None
