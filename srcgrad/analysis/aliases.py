@@ -74,7 +74,8 @@ class AliasFacts:
 
     changes: int = 0               # unions and holds recorded (the fixpoint's measure)
     _members: dict | None = None   # class -> its names (built once the classes are final)
-    _reaches: dict = dataclasses.field(default_factory=dict)   # class -> _reach(class)
+    _holders: dict | None = None   # class -> the classes that hold it (with _members)
+    _affected: dict = dataclasses.field(default_factory=dict)   # class -> affected_by
 
     def find(self, name):
         """The class of ``name`` (halving the path on the way: a chain of ``s = _add``
@@ -87,33 +88,30 @@ class AliasFacts:
         return name
 
     def affected_by(self, written):
-        """Names a write through ``written`` may change (itself included)."""
+        """Names a write through ``written`` may change (itself included): those of its
+        class and of every class that holds it, directly or through others. Found once
+        per class, from the classes that hold each class (a walk over every class per
+        write made a function of many writes quadratic); the set is shared, read-only."""
         target = self.find(written)
-        if self._members is None:
-            self._members = {}
-            for name in self.parent:
-                self._members.setdefault(self.find(name), set()).add(name)
-        out = set()
-        for cls, names in self._members.items():
-            if cls == target or target in self._reach(cls):
-                out |= names
-        return out
-
-    def _reach(self, cls):
-        found = self._reaches.get(cls)
+        found = self._affected.get(target)
         if found is None:
-            found = self._reaches[cls] = self._reach_from(cls)
+            if self._members is None:
+                self._members, self._holders = {}, {}
+                for name in self.parent:
+                    self._members.setdefault(self.find(name), set()).add(name)
+                for cls, held in self.holds.items():
+                    if self.find(cls) == cls:   # (a stale class holds nothing now)
+                        for inner in held:
+                            self._holders.setdefault(self.find(inner), set()).add(cls)
+            classes, stack = {target}, [target]
+            while stack:
+                for holder in self._holders.get(stack.pop(), ()):
+                    if holder not in classes:
+                        classes.add(holder)
+                        stack.append(holder)
+            found = self._affected[target] = frozenset(
+                name for cls in classes for name in self._members.get(cls, ()))
         return found
-
-    def _reach_from(self, cls):
-        seen, stack = set(), [cls]
-        while stack:
-            for held in self.holds.get(stack.pop(), ()):
-                held = self.find(held)
-                if held not in seen:
-                    seen.add(held)
-                    stack.append(held)
-        return seen
 
     def same_object(self, stmt, a, b):
         return frozenset((a, b)) in self.copies_at.get(id(stmt), frozenset())

@@ -24,21 +24,24 @@ _IDENTITY_HELPERS = frozenset({"_sg.read_variable", "_sg.read_constant"})
 _BLOCKS = (gast.If, gast.For, gast.While, gast.With, gast.Try)
 
 
-def _available_copies(body, state, facts):
-    """Record ``copies_at`` for each statement of ``body``; return the state after."""
+def _available_copies(body, state, facts, paired=None):
+    """Record ``copies_at`` for each statement of ``body``; return the state after.
+    ``paired``: every name some pair has held so far (a name outside it is in no
+    pair of any state: nothing to kill, no partner to look for)."""
+    paired = set() if paired is None else paired
     for stmt in body:
         facts.copies_at[id(stmt)] = state
         if isinstance(stmt, gast.If):
-            state = _available_copies(stmt.body, state, facts) \
-                & _available_copies(stmt.orelse, state, facts)
+            state = _available_copies(stmt.body, state, facts, paired) \
+                & _available_copies(stmt.orelse, state, facts, paired)
         elif isinstance(stmt, _BLOCKS):
-            inner = _kill(state, _rebound(stmt))
-            ends = [_available_copies(getattr(stmt, field), inner, facts)
+            inner = _kill(state, _rebound(stmt), paired)
+            ends = [_available_copies(getattr(stmt, field), inner, facts, paired)
                     for field in ("body", "orelse", "finalbody")
                     if isinstance(getattr(stmt, field, None), list)]
             state = ends[0] if _surely_iterates(stmt) else inner
         else:
-            state = _transfer(stmt, state)
+            state = _transfer(stmt, state, paired)
     return state
 
 
@@ -64,14 +67,18 @@ def _int_literal(node):
     return None
 
 
-def _transfer(stmt, state):
+def _transfer(stmt, state, paired):
     stored = _rebound(stmt)
-    state = _kill(state, stored)
+    state = _kill(state, stored, paired)
     if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
             and isinstance(stmt.value, gast.Name) and stmt.value.id != stmt.targets[0].id:
         target, source = stmt.targets[0].id, stmt.value.id
-        partners = {source} | {n for pair in state if source in pair for n in pair}
-        state = state | {frozenset((target, p)) for p in partners if p != target}
+        partners = {source}
+        if source in paired:
+            partners |= {n for pair in state if source in pair for n in pair}
+        pairs = {frozenset((target, p)) for p in partners if p != target}
+        paired.update(partners, (target,))
+        state = state | pairs
     return state
 
 
@@ -150,6 +157,8 @@ def _rebound(stmt):
             and isinstance(n.ctx, gast.Store) and id(n) not in in_place}
 
 
-def _kill(state, names):
-    names = set(names)
+def _kill(state, names, paired):
+    names = set(names) & paired   # (the others are in no pair)
+    if not names:
+        return state
     return frozenset(pair for pair in state if not pair & names)

@@ -67,6 +67,7 @@ def follow_aliased_writes(body, params, parsed, namer):
     local = set(params) | set(syntax.names_in(gast.Module(body=body, type_ignores=[]),
                                               gast.Store))
     before, after, private, unbound = {}, {}, set(), set()
+    outside = {}   # affected names -> those of them the function does not bind
     for stmt, name, kind in facts.writes:
         affected = facts.affected_by(name)
         if kind != "inplace":   # the generated code rebinds for `x += v`, never writes
@@ -78,7 +79,8 @@ def follow_aliased_writes(body, params, parsed, namer):
                 "in and return the new value", stmt)
         node = cfg.node(stmt)
         produced = set(syntax.names_in(stmt, gast.Store)) - {name}   # x = lst.pop()
-        for other in sorted(affected - {name} - produced):
+        followed = _to_follow(affected, set(live[node]), local, outside)
+        for other in sorted(followed - {name} - produced):
             if other not in local:   # a global's storage: never rebound here, refused
                 before.setdefault(id(stmt), []).append(   # when it is really shared
                     _guard(name, other, kind, stmt, owned=False))
@@ -99,6 +101,17 @@ def follow_aliased_writes(body, params, parsed, namer):
     syntax.set_line(unset, parsed.node.lineno)
     private = sorted(private, key=params.index)
     return _private_copies(private, params, parsed, namer) + unset + body
+
+
+def _to_follow(affected, live_here, local, outside):
+    """The names of ``affected`` a write may have to follow: those the function does not
+    bind (guarded whether read again or not) and those read again after it
+    (``live_here``); the others are not looked at. Without going through every affected
+    name at each write: a chain of ``s += v`` makes each ``_add`` temporary affected by
+    every later write. ``outside`` keeps the first part per set of affected names."""
+    if affected not in outside:
+        outside[affected] = frozenset(n for n in affected if n not in local)
+    return outside[affected] | (affected & live_here)
 
 
 def _rebind(other, written, kind, namer):
