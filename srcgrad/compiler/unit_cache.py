@@ -27,6 +27,7 @@ class _Store(dict):
     def __init__(self, owner):
         super().__init__()
         self.owner = owner
+        self.code = guards_module.code_of(owner)   # what the units were generated from
 
     def __reduce__(self):   # a function pickled by value (cloudpickle) takes no units along
         return dict, ()
@@ -50,6 +51,9 @@ def find(fn, kind, wrt):
     """The cached unit for ``(fn, kind, wrt)`` whose guards hold now, or None. A unit
     still being generated (a recursive call reaching it) always matches."""
     store = _store(fn, create=False)
+    if store is not None and store.code != guards_module.code_of(fn):
+        store.clear()   # fn's code was replaced (IPython's autoreload)
+        store.code = guards_module.code_of(fn)
     for unit in (store or {}).get((kind, wrt), ()):
         guards = getattr(unit, "guards", None)
         if guards is None or not guards or guards_module.hold(fn, guards):
