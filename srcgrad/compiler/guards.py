@@ -132,9 +132,11 @@ def hold(fn, guards):
 
 def entry_check(guards, function):
     """The guard statements put first in the generated ``function`` (a gast def)."""
-    test = " or ".join(f"{dotted} is not {name}" for name, dotted, _ in guards)
-    text = f"if {test}:\n    return _sg.regenerated({function.name})({_forwarded(function.args)})"
-    check = syntax.quote(text)
+    tests = [f"{dotted} is not {name}" for name, dotted, _ in guards]
+    hand_over = f"    return _sg.regenerated({function.name})({_forwarded(function.args)})"
+    # Three tests a line: ast.unparse parenthesizes the fourth operand of an ``or``.
+    check = [stmt for start in range(0, len(tests), 3) for stmt in syntax.quote(
+        f"if {' or '.join(tests[start:start + 3])}:\n{hand_over}")]
     note = syntax.comment("Guard: the names this code was generated from still denote "
                           "the same objects")
     return [note] + check
@@ -169,6 +171,9 @@ def without_checks(source):
             continue
         if stripped.startswith("# Guard: the names this code"):
             skip = 2
+            continue
+        if stripped.startswith("if ") and f" is not {PREFIX}" in stripped:
+            skip = 1   # a guard's further lines (three tests a line)
             continue
         if stripped.startswith("if type(") and "is _sg.Redirected:" in stripped:
             skip = 1
