@@ -10,6 +10,7 @@ import types
 import numpy as np
 
 from srcgrad import syntax
+from srcgrad.errors import MissingRuleError
 from srcgrad.frontend.freshness import own_signature
 from srcgrad.frontend.transforms import is_transform
 from srcgrad.rules import REGISTRY
@@ -92,6 +93,26 @@ def user_class_refusal(info):
             "would carry no derivative. Pass the values to the functions or methods that use "
             "them as arguments, or make the class a NamedTuple or a dataclass (whose fields "
             "are differentiated)")
+
+
+def missing_rule_error(parsed, info, stmt, forward):
+    """The MissingRuleError for a call on differentiated values that nothing knows how
+    to differentiate: ``user_class_refusal``'s text, or how to register a rule (a
+    tangent for ``forward`` mode, a cotangent otherwise)."""
+    refusal = user_class_refusal(info)
+    if refusal is not None:
+        return parsed.error(refusal, stmt, MissingRuleError)
+    if forward:
+        example = (f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>', "
+                   f"tangent={{'x': 'x_dot * <partial derivative>'}})\n"
+                   f"or wrap it with srcgrad.custom_jvp")
+    else:
+        example = (f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>')\n"
+                   f"or wrap it with srcgrad.custom_vjp, or apply srcgrad.stop_gradient to "
+                   f"its inputs if no derivative should flow")
+    return parsed.error(
+        f"no derivative rule for `{info.name}`, which is called on values being "
+        f"differentiated. Register one, e.g.\n{example}", stmt, MissingRuleError)
 
 
 def call_target(parsed, call, local_names):

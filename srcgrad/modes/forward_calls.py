@@ -12,13 +12,12 @@ from __future__ import annotations
 import dataclasses
 
 from srcgrad import syntax
-from srcgrad.errors import MissingRuleError
 from srcgrad.frontend.freshness import own_signature
 from srcgrad.modes.calls import (
     classify_call,
     generated_variant,
     guard_escaping_callee,
-    user_class_refusal,
+    missing_rule_error,
 )
 from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.syntax import gast
@@ -52,15 +51,7 @@ class ForwardCalls:
             return self.rules.expand(stmt, info, call, target, state)
         if info.kind == "structure":
             return self.structure_tangent(stmt, info, call, state)
-        refusal = user_class_refusal(info)
-        if refusal is not None:
-            raise self.parsed.error(refusal, stmt, MissingRuleError)
-        raise self.parsed.error(
-            f"no derivative rule for `{info.name}`, which is called on values being "
-            f"differentiated. Register one, e.g.\n"
-            f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>', "
-            f"tangent={{'x': 'x_dot * <partial derivative>'}})\n"
-            f"or wrap it with srcgrad.custom_jvp", stmt, MissingRuleError)
+        raise missing_rule_error(self.parsed, info, stmt, forward=True)
 
     def structure_tangent(self, stmt, info, call, state):
         """``Point(a, y=b)`` -> ``Point(a_dot, y=b_dot)`` (zeros for constant fields)."""

@@ -13,8 +13,7 @@ Before::                          After (backward sweep)::
 from __future__ import annotations
 
 from srcgrad import syntax
-from srcgrad.errors import MissingRuleError
-from srcgrad.modes.calls import user_class_refusal
+from srcgrad.modes.calls import missing_rule_error
 from srcgrad.modes.reverse_common import concatenates
 from srcgrad.rules import operators
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES
@@ -119,15 +118,7 @@ class ExpressionAdjoints:
             return self.variable_read_adjoint(stmt, info, g, state)
         if info.kind == "structure":
             return self.container_adjoints.structure_adjoint(stmt, info, g, state)
-        refusal = user_class_refusal(info)
-        if refusal is not None:
-            raise self.parsed.error(refusal, stmt, MissingRuleError)
-        raise self.parsed.error(
-            f"no derivative rule for `{info.name}`, which is called on values being "
-            f"differentiated. Register one, e.g.\n"
-            f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>')\n"
-            f"or wrap it with srcgrad.custom_vjp, or apply srcgrad.stop_gradient to its "
-            f"inputs if no derivative should flow", stmt, MissingRuleError)
+        raise missing_rule_error(self.parsed, info, stmt, forward=False)
 
     def variable_read_adjoint(self, stmt, info, g, state):
         """The cotangent of a read goes to the Variable (and to ``obj`` when it is a
