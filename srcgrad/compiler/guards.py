@@ -50,24 +50,16 @@ def guarded(parsed):
             dotted, obj = dotted.rsplit(".", 1)[0], owner
         if not _proven(parsed, dotted):
             found[dotted] = (PREFIX + dotted.replace(".", "_"), dotted, obj)
-            for part, value in _code_parts(obj):
-                found[f"{dotted}.{part}"] = (PREFIX + f"{dotted}.{part}".replace(".", "_"),
-                                             f"{dotted}.{part}", value)
+            if isinstance(obj, types.FunctionType):   # autoreload swaps __code__ in place
+                code = f"{dotted}.__code__"
+                found[code] = (PREFIX + code.replace(".", "_"), code, obj.__code__)
     return tuple(found[d] for d in sorted(found))
 
 
-def _code_parts(obj):
-    """What a user function's code was generated from besides the function object: its
-    ``__code__``, which IPython's autoreload swaps in place."""
-    if not isinstance(obj, types.FunctionType):
-        return ()
-    return (("__code__", obj.__code__),)
-
-
 def code_of(fn):
-    """What a unit generated from ``fn`` depends on besides ``fn`` itself (its code, see
-    ``_code_parts``); None for what is not a Python function."""
-    return tuple(value for _, value in _code_parts(fn)) or None
+    """The code a unit generated from ``fn`` was read from (IPython's autoreload replaces
+    a function's ``__code__`` in place); None for what is not a Python function."""
+    return fn.__code__ if isinstance(fn, types.FunctionType) else None
 
 
 def describe(guards):
