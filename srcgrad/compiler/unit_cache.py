@@ -51,7 +51,7 @@ def find(fn, kind, wrt):
     """The cached unit for ``(fn, kind, wrt)`` whose guards hold now, or None. A unit
     still being generated (a recursive call reaching it) always matches."""
     store = _store(fn, create=False)
-    if store is not None and store.code != guards_module.code_of(fn):
+    if store is not None and store.code is not guards_module.code_of(fn):
         store.clear()   # fn's code was replaced (IPython's autoreload)
         store.code = guards_module.code_of(fn)
     for unit in (store or {}).get((kind, wrt), ()):
