@@ -6,8 +6,11 @@ hands its cotangent to ``_sg.variable_cotangent(w, dw)``; both go through per-th
 collectors (``runtime.variables``), which is what lets a Variable be found anywhere:
 behind an attribute, in a container, in a called function. When every read is a
 statement ``w_value = _sg.read_variable(w)`` of the function's own body (not in a loop
-or branch) of a free name, and it calls no other generated function, the same code can
-return the Variables and their cotangents instead::
+or branch) of a free name, and it calls nothing that may run other code reading Variables
+(another generated function, a callee resolved at run time such as ``m(x)`` with ``m``
+an argument, any call not into NumPy, ``math``, a builtin or a runtime helper that runs
+no user code: ``_calls_only_known_code``), the same code can return the Variables and
+their cotangents instead::
 
     def loss_value_and_grad(x):              def loss_value_and_grad_implicit(x):
         _w_value = _sg.read_variable(w)          _w_value = w._value
@@ -25,8 +28,10 @@ caller back to the general code (``holds_variables``).
 from __future__ import annotations
 
 import ast
+import builtins
 import types
 
+from srcgrad import runtime
 from srcgrad.codegen import loader
 from srcgrad.frontend.freshness import unwrap_own
 from srcgrad.runtime.variables import VariableBase
@@ -100,7 +105,10 @@ class _Parsed:
         self.role = role
         self.text = unit.function_source(role)
         self.function = ast.parse(self.text).body[0]
-        self.reads, self.cotangents = _reads(self.function, set(unit.namespace) - _RUNTIME_NAMES)
+        user = unwrap_own(unit.fn)
+        user_names = set(getattr(user, "__globals__", ())) | set(user.__code__.co_freevars)
+        self.reads, self.cotangents = _reads(self.function, set(unit.namespace) - _RUNTIME_NAMES,
+                                             user_names)
         last = self.function.body[-1]
         single_line = isinstance(last, ast.Return) and last.end_lineno == last.lineno
         self.returned = last.value if single_line else None
@@ -123,10 +131,12 @@ class _Parsed:
         return "\n".join(line for line in lines if line is not None) + "\n"
 
 
-def _reads(function, generated_names):
+def _reads(function, generated_names, user_names):
     """(name -> read targets, name -> cotangent names), both in order; (None, None) when
-    a read or cotangent is not a plain top-level statement, or another generated
-    function is called (it may read Variables)."""
+    a read or cotangent is not a plain top-level statement, or the function calls code
+    that may read Variables through the collectors (``_calls_only_known_code``)."""
+    if not _calls_only_known_code(function, user_names):
+        return None, None
     reads, cotangents, stores = {}, {}, []
     top_level = {id(stmt.value): stmt for stmt in function.body
                  if isinstance(stmt, ast.Expr) or (isinstance(stmt, ast.Assign) and isinstance(
@@ -151,6 +161,44 @@ def _reads(function, generated_names):
     if any(stores.count(target) > 1 for targets in reads.values() for target in targets):
         return None, None   # a value read twice under one name shares its cotangent's
     return reads, cotangents
+
+
+_LIBRARY_ROOTS = {"np", "math"}
+_CONTAINER_METHODS = {"append", "pop", "extend", "insert", "copy", "get", "keys", "values",
+                      "items", "setdefault", "update", "reverse", "add"}
+
+
+def _calls_only_known_code(function, user_names):
+    """Does every call in ``function`` go into NumPy, ``math``, a builtin, or a runtime
+    helper that runs no user code? A callee found at run time (``_sg.dynamic_forward``:
+    ``m(x)`` with ``m`` an argument, ``self.layer(x)``), a guard's hand-over, a method
+    called by name, an ODE's right-hand side: each may run code that reads Variables
+    through the collectors, which the variant does not open. (A builtin's name that the
+    user's globals or cells bind is the user's; a container method is called only on a
+    list or dict the function itself assigned.)"""
+    own = {node.id for node in ast.walk(function)
+           if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return False
+        if root.id in own and isinstance(func, ast.Attribute) and func.value is root and \
+                func.attr in _CONTAINER_METHODS:
+            continue   # the generated code's own stacks and lists
+        if root.id == "_sg":
+            helper = getattr(runtime, func.attr, None) if isinstance(func, ast.Attribute) \
+                and func.value is root else None
+            if helper is None or getattr(helper, "__srcgrad_runs_user_code__", False):
+                return False
+        elif root.id not in _LIBRARY_ROOTS and not (
+                func is root and hasattr(builtins, root.id) and root.id not in user_names):
+            return False
+    return True
 
 
 def _load(unit, texts):

@@ -186,6 +186,14 @@ def call_method(obj, name, /, *args, **kwargs):
     return getattr(obj, name)(*args, **kwargs)
 
 
+# These run user code (a callee found at run time, the unit regenerated for what names
+# denote now, a method called by name): the Variables it reads go through the
+# collectors, so ``eager.static`` keeps its collector-free variant off such code.
+for _runs_user_code in (dynamic_forward, dynamic_forward_eager, dynamic_forward_keywords,
+                        dynamic_forward_eager_keywords, dynamic_backward,
+                        dynamic_backward_keywords, dynamic_jvp, dynamic_jvp_keywords,
+                        regenerated, call_method):
+    vars(_runs_user_code)["__srcgrad_runs_user_code__"] = True
 # Generated code calling these is differentiated again through srcgrad.compiler.dispatch.
 for _helper in (dynamic_forward, dynamic_forward_eager, dynamic_backward, dynamic_jvp):
     vars(_helper)["__srcgrad_dispatch__"] = True

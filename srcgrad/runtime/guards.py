@@ -119,6 +119,9 @@ def set_attribute(obj, name, value):
     setattr(obj, name, value)
 
 
+set_attribute.__srcgrad_runs_user_code__ = True  # type: ignore[attr-defined]  # (a setter)
+
+
 def refuse_read_back(message):
     """In place of an escape that the function may read back (``analysis.escapes``)
     where it runs only on some paths (``if ax: ax.plot(x, y)``): reached, it is an

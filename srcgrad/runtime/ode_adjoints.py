@@ -169,3 +169,8 @@ def odeint_tangent(func, y0, t, args, ans, tfirst, full_output, tolerances,
     if t_dot is not None:
         out = out + np.stack([dyn(states[i], t[i]) * t_dot[i] for i in range(len(t))])
     return np.reshape(out, np.shape(ans))
+
+
+# The right-hand side is user code, run here (see ``runtime.dynamic``).
+for _runs_user_code in (odeint_adjoints, odeint_tangent):
+    vars(_runs_user_code)["__srcgrad_runs_user_code__"] = True
