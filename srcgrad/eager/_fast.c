@@ -736,10 +736,8 @@ run_static(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     Implicit *plan = (Implicit *)args[0];
     PyObject *call_args = args[1], *kwargs = args[2], *ran = NULL, *result = NULL;
-    if (plan->static_variant == NULL || plan->static_variant == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "run_static: the plan has no variant");
-        return NULL;
-    }
+    if (plan->static_variant == NULL || plan->static_variant == Py_None)
+        Py_RETURN_NONE;   /* (another thread gave the variant up: the general code answers) */
     Py_INCREF(plan);   /* (the variant may run any code) */
     PyObject *function = PyObject_GetAttr(plan->static_variant, S_function);
     if (function == NULL)

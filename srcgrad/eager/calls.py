@@ -188,10 +188,13 @@ class _CallPlan(PlanBase):
     def _variant_forward(self, values, kwargs):
         """``(value, saved, Variables read)`` from the variant; None, and the general
         code from now on, when it cannot answer (a name it reads holds no Variable now)."""
+        variant = self.variant   # (read once: another thread may give it up)
+        if variant is None:
+            return None
         try:
-            ran = self._forward(*values, **kwargs)
+            ran = variant.functions["forward"](*values, **kwargs)
         except AttributeError:
-            if self.variant.holds_variables():
+            if variant.holds_variables():
                 raise
             self.variant, self.direct = None, False
             return None
@@ -256,7 +259,8 @@ class CallNode:
         self.unit, self.saved, self.tape, self.picks = plan.unit, saved, tape, picks
         self.spread = plan.spread
         # the generated backward: the variant's, or None for the unit's (``_collecting``)
-        self.variant_backward = plan._backward if plan.variant is not None else None
+        variant = plan.variant
+        self.variant_backward = None if variant is None else variant.functions["backward"]
         self.inputs = (*arguments, *variables)
         self.n_arguments = len(arguments)
         self.several = isinstance(value, (tuple, list))

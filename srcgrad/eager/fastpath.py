@@ -184,7 +184,10 @@ def run_static(plan, args, kwargs):
     their cotangents); ``(value, [(gradient, variable), ...])``, or None when the
     general code must answer. (The C twin pairs the usual gradients up itself; here
     ``_static_pairs`` always does.)"""
-    function = plan.static.function
+    variant = plan.static   # (read once: another thread may set it to None)
+    if variant is None:
+        return None
+    function = variant.function
     try:
         if plan.bound is None:
             value, variables, grads = function(*args, **kwargs)

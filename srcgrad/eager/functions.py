@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -232,7 +233,7 @@ def implicit_value_and_gradients(f: Function) -> Function:
         if plan.run is None:
             grad_fn.source = plan.compile()
         try:
-            if plan.static is not None:
+            if plan.static is not None:   # (run_static copes with another thread's None)
                 result = run_static(plan, args, kwds)
                 if result is not None:
                     return result
@@ -250,25 +251,39 @@ class _ImplicitPlan(ImplicitBase):
     the same Variables are read, which is the usual case). ``fastpath.run_static`` runs
     the variant in the usual case."""
 
-    __slots__ = ("fn", "run", "_last")
+    # Threads share a plan. ``compile`` runs once, under ``_lock``, and publishes ``run``
+    # last; ``static`` only ever goes from a variant to None, and each method reads it
+    # once; what ``_remember`` keeps is published so that a reader never pairs one
+    # call's Variables with another's order (``_known``, one tuple; ``_picks`` emptied
+    # while the fields the C ``run_static`` reads change).
+    __slots__ = ("fn", "run", "_last", "_known", "_lock", "_source")
 
     def __init__(self, fn, bound):
         self.fn, self.bound = fn, bound
         self.run = self.static = None
+        self._lock = threading.Lock()
         self._last = ({}, ())   # (reads, those Variables in creation order)
         self._remember((), ())
 
     def _remember(self, variables, order):
         """The Variables the variant read and their indices in creation order; the
         indices of the trainable ones among those, for ``run_static``."""
-        self._last_variables, self._order = tuple(variables), order
-        self._picks = tuple(i for i in order if variables[i]._trainable)
+        variables = tuple(variables)
+        picks = tuple(i for i in order if variables[i]._trainable)
+        self._picks = ()   # (no usual answer in C while the fields change)
+        self._known = (variables, order)
+        self._last_variables, self._order = variables, order
+        self._picks = picks
 
     def compile(self):
-        unit = compiler.reverse_unit(self.fn, (), eager=True)
-        self.static = static.implicit_variant(unit)
-        self.run = api._bind(unit.value_and_grad, self.bound)
-        return unit.function_source("value_and_grad")
+        """Generate the code (once, whichever thread comes first); its text."""
+        with self._lock:
+            if self.run is None:
+                unit = compiler.reverse_unit(self.fn, (), eager=True)
+                self._source = unit.function_source("value_and_grad")
+                self.static = static.implicit_variant(unit)
+                self.run = api._bind(unit.value_and_grad, self.bound)   # published last
+        return self._source
 
     def run_collecting(self, args, kwds):
         """Run the eager unit with the per-thread collectors."""
@@ -287,24 +302,27 @@ class _ImplicitPlan(ImplicitBase):
 
     def _static_failed(self, error):
         """The variant raised ``error``, an AttributeError: raise it when the names it
-        reads still hold Variables; else the general code from now on (None)."""
-        if self.static.holds_variables():
+        reads still hold Variables; else the general code from now on (None). (Another
+        thread may have given the variant up already.)"""
+        variant = self.static
+        if variant is not None and variant.holds_variables():
             raise error
         self.static = None
 
     def _static_pairs(self, value, variables, grads):
         """``run_static``'s answer when the variant read other Variables than last time,
         or a gradient needs ``finish``; None for the general code."""
-        if same(variables, self._last_variables):
-            return value, _pairs(variables, grads, self._order)
+        known, order = self._known
+        if same(variables, known):
+            return value, _pairs(variables, grads, order)
         if not all(isinstance(v, VariableBase) for v in variables):
             self.static = None   # e.g. a Tensor with a ``_value``: the general code decides
             return None
         if len(set(map(id, variables))) < len(variables):
             return value, _pairs(*_merged(variables, grads))   # one Variable, two names
-        self._remember(variables, sorted(range(len(variables)),
-                                         key=lambda i: variables[i]._uid))
-        return value, _pairs(variables, grads, self._order)
+        order = sorted(range(len(variables)), key=lambda i: variables[i]._uid)
+        self._remember(variables, order)
+        return value, _pairs(variables, grads, order)
 
 
 def _merged(variables, grads):
