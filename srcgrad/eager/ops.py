@@ -149,7 +149,11 @@ def _compile_adjoint(rule, params):
     terms = []
     for param in params:
         template = rule.adjoints[param]
-        terms.append(f"_sg.unbroadcast({template}, {param})" if rule.broadcasts else template)
+        if rule.broadcasts:
+            template = f"_sg.unbroadcast({template}, {param})"
+        elif rule.mixes_operands():
+            template = f"_sg.match_real({template}, {param})"
+        terms.append(template)
     signature = ", ".join(("g", "ans") + rule.params)
     source = (f"def {name}({signature}):\n"
               f"    return ({', '.join(terms)},)\n")
@@ -178,6 +182,14 @@ class _EagerRuntime:
         axes = tuple(range(extra)) + tuple(
             extra + i for i, size in enumerate(shape) if size == 1 and g_shape[extra + i] != 1)
         return np.reshape(np.sum(g, axis=axes), shape)
+
+    @staticmethod
+    def match_real(g, x):
+        if not isinstance(g, _TRACKED) and not isinstance(x, _TRACKED):
+            return runtime.match_real(g, x)
+        if np.iscomplexobj(_plain(g)) and not np.iscomplexobj(_plain(x)):
+            return np.real(g)
+        return g
 
 
 _EAGER_RUNTIME = _EagerRuntime()

@@ -63,6 +63,13 @@ class Rule:
     tangent_call: str | None = None  # linear rows: what the tangent calls instead (the
     #                         functional twin of a helper that writes in place)
 
+    def mixes_operands(self):
+        """Do several operands carry derivatives through this row (``np.dot(a, b)``)? A
+        complex operand then makes a real one's cotangent complex: the modes keep its real
+        part (``_sg.match_real``; broadcasting rows do in ``_sg.unbroadcast``)."""
+        return len(self.adjoints) > 1 and not self.broadcasts and not self.inplace \
+            and not self.name.startswith("srcgrad.")
+
     def refusal(self, param):
         """The error message for differentiating through ``param``, or None."""
         if param not in self.refuses:

@@ -29,6 +29,8 @@ defnondiff(rt.require_dict)   # d.update(...) / d.setdefault(...) lowered to ite
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
 deflinear(rt.broadcast_like, "v, x", "_sg.unbroadcast(g, v)", linear_in="v")
+# (the real part for a real operand: its transpose passes a real g on unchanged)
+deflinear(rt.match_real, "v, x", "g", linear_in="v")
 deflinear(rt.broadcast_tangent, "v, ans_", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.snapshot, "v", "g", linear_in="v")
 deflinear(rt.as_array, "v, dtype=None", "_sg.array_adjoint(g, v)", linear_in="v")

@@ -96,7 +96,7 @@ def unbroadcast(g, x):
     elif kind is list or kind is tuple:
         shape, real = _sequence_operand_shape(g, x), dtype_of(x).kind != "c"
     elif type(g) is not _NDARRAY and (type(g) in _SCALAR_TYPES or not is_duck_array(g)):
-        return g.real if type(g) is complex and kind is not complex else g
+        return match_real(g, x)
     else:
         shape, real = np.shape(x), dtype_of(x).kind != "c"
     if not hasattr(g, "shape"):   # a number; arrays of other libraries (dask) stay lazy
@@ -106,6 +106,29 @@ def unbroadcast(g, x):
     g = sum_to_shape(g, shape)
     if kind is not _NDARRAY and kind is not SavedShape:
         return g[()] if g.ndim == 0 else g
+    return g
+
+
+_COMPLEX_SCALARS = (complex, np.complexfloating)
+
+
+def match_real(g, x):
+    """``g``, the cotangent of ``x``, with its imaginary part dropped when ``x`` is real:
+    a real input's gradient is real (autograd's convention). A rule with several operands
+    (``np.dot(a, z)``, ``np.kron(a, z)``) gives a real ``a`` the complex ``g @ z.T``;
+    the real part is the derivative of the real-valued loss along ``a``'s real
+    directions. Lists, dicts and other containers are returned as they are."""
+    kind = type(g)
+    if kind is _NDARRAY:
+        if g.dtype.kind != "c":
+            return g
+        if type(x) is _NDARRAY or type(x) is SavedShape:
+            return g if x.dtype.kind == "c" else g.real
+    elif not isinstance(g, _COMPLEX_SCALARS):
+        return g
+    if isinstance(x, (float, int, np.floating, np.integer, np.bool_)) or (
+            isinstance(x, (np.ndarray, SavedShape)) and x.dtype.kind != "c"):
+        return g.real
     return g
 
 
