@@ -60,6 +60,7 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
                             syntax.name(saved_name))] if residuals else []
     if result.stack in residuals:   # the backward may run more than once (sg.vjp)
         unpack += syntax.quote("stack = list(stack)", stack=result.stack)
+    unpack[:0] = _private_saves(backward, residuals, saved_name)
 
     fwd_comment = syntax.comment("Forward sweep: the original computation")
     bwd_comment = syntax.comment(f"Backward sweep: {seed} is the cotangent of the result")
@@ -129,6 +130,24 @@ def _gradients(result, namer, scalars, containers, uses):
             grads.append(syntax.quote_expr("_sg.in_dtype_of(d, x)", d=adjoint,
                                            x=_entry_value(p, result.forward, namer, rebound)))
     return grads, zero_wrt
+
+
+def _private_saves(backward, residuals, saved_name):
+    """``saved = _sg.private_saves(saved, (i, ...))`` when the backward sweep restores
+    items into residuals (at positions ``i``): it works on copies of them, so that it
+    leaves the residuals as the forward sweep left them and can run again, or on
+    several threads (see ``runtime.reentry``)."""
+    restored = {call.args[0].id for stmt in backward for call in syntax.walk(stmt)
+                if isinstance(call, gast.Call) and call.args
+                and syntax.dotted_name(call.func) == "_sg.restore_item"
+                and isinstance(call.args[0], gast.Name)}
+    written = [i for i, name in enumerate(residuals) if name in restored]
+    if not written:
+        return []
+    positions = gast.Tuple(elts=[syntax.const(i) for i in written], ctx=gast.Load())
+    return [syntax.comment("Restores go into copies: the backward may run again"),
+            syntax.assign(saved_name, syntax.quote_expr(
+                "_sg.private_saves(s, w)", s=syntax.name(saved_name), w=positions))]
 
 
 def _saves_prologue(forward, saved, stack):

@@ -33,6 +33,7 @@ deflinear(rt.broadcast_like, "v, x", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.match_real, "v, x", "g", linear_in="v")
 deflinear(rt.broadcast_tangent, "v, ans_", "_sg.unbroadcast(g, v)", linear_in="v")
 deflinear(rt.snapshot, "v", "g", linear_in="v")
+deflinear(rt.private_saves, "v, written", "g", linear_in="v")   # copies of residuals
 deflinear(rt.as_array, "v, dtype=None", "_sg.array_adjoint(g, v)", linear_in="v")
 deflinear(rt.private_copy, "v, others=(), line=None", "g", linear_in="v")
 deflinear(builtins.list, "v", "_sg.list_adjoint(g, v)", linear_in="v")  # copies of stacks

@@ -29,6 +29,7 @@ from srcgrad.runtime.linalg_tangents import *  # noqa: F403
 from srcgrad.runtime.ode_adjoints import *  # noqa: F403
 from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.range_adjoints import *  # noqa: F403
+from srcgrad.runtime.reentry import *  # noqa: F403
 from srcgrad.runtime.reuse import *  # noqa: F403
 from srcgrad.runtime.scipy_linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.sequences import *  # noqa: F403
