@@ -55,8 +55,10 @@ _nanmean.tangent = {"a": "np.nanmean(np.where(np.isnan(a), np.nan, a_dot), axis=
 MOMENT = SUM + ", ddof=0, where=None, mean=None, correction=None"
 defadjoint(np.var, MOMENT, a="_sg.var_adjoint(g, a, axis, ddof, keepdims)",
            tangent={"a": "_sg.var_tangent(a_dot, a, axis, ddof, keepdims)"})
+# (0 where the std is 0, as in std_adjoint: one element's std is the constant 0)
 defadjoint(np.std, MOMENT, a="_sg.std_adjoint(g, a, ans, axis, ddof, keepdims)",
-           tangent={"a": "_sg.var_tangent(a_dot, a, axis, ddof, keepdims) / (2 * ans)"})
+           tangent={"a": "_sg.var_tangent(a_dot, a, axis, ddof, keepdims) / "
+                         "(2 * np.where(ans == 0, 1.0, ans))"})
 
 # Order statistics (linear interpolation between the two nearest ranks).
 ORDER = "out=None, overwrite_input=False, method='linear', keepdims=False, weights=None"

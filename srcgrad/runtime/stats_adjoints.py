@@ -32,8 +32,11 @@ def var_tangent(a_dot, a, axis, ddof, keepdims):
 
 
 def std_adjoint(g, a, ans, axis, ddof, keepdims):
+    """Where the standard deviation is 0 (one element, or all equal) the cotangent is 0,
+    as ``np.linalg.norm``'s is at 0: ``centered`` is exactly 0 there, and is divided by 1
+    in place of 0. One element's std is the constant 0: its derivative is 0, not nan."""
     centered = a - np.mean(a, axis=axis, keepdims=True)
-    scale = _expand(g / ans, a, axis, keepdims)
+    scale = _expand(g / np.where(ans == 0, 1.0, ans), a, axis, keepdims)
     return scale * np.conj(centered) / (_count(a, axis) - ddof)
 
 
