@@ -27,7 +27,7 @@ _EXPORTS = {
         "value_and_gradients_function")},
     **{name: ("srcgrad.errors", name) for name in
        ("MissingRuleError", "SrcgradError", "TransformError")},
-    **{name: ("srcgrad.api.higher", name) for name in ("hessian", "hvp", "jvp")},
+    **{name: ("srcgrad.api.higher", name) for name in ("hessian", "hessp", "hvp", "jvp")},
     **{name: ("srcgrad.api.jacobians", name) for name in
        ("elementwise_grad", "jacfwd", "jacobian", "jacrev")},
     **{name: ("srcgrad.api.custom", name) for name in ("custom_jvp", "custom_vjp")},
@@ -85,6 +85,7 @@ if TYPE_CHECKING:
     from srcgrad.api.functional import value_and_grad as value_and_grad
     from srcgrad.api.functional import vjp as vjp
     from srcgrad.api.higher import hessian as hessian
+    from srcgrad.api.higher import hessp as hessp
     from srcgrad.api.higher import hvp as hvp
     from srcgrad.api.higher import jvp as jvp
     from srcgrad.api.jacobians import elementwise_grad as elementwise_grad
@@ -142,7 +143,7 @@ __all__ = [
     "MissingRuleError", "SrcgradError", "TransformError", "defelementwise", "defrule",
     "differentiable", "exec_source", "grad", "source", "stop_gradient", "value_and_grad",
     "vjp",
-    "hessian", "hvp", "jacobian", "jacfwd", "jacrev", "elementwise_grad", "jvp",
+    "hessian", "hessp", "hvp", "jacobian", "jacfwd", "jacrev", "elementwise_grad", "jvp",
     "checkpoint", "checkpoint_loop", "custom_jvp", "custom_vjp",
     "GradientTape", "Tensor", "Variable", "constant", "gradients_function",
     "implicit_gradients", "implicit_value_and_gradients", "make_vjp",

@@ -1,10 +1,11 @@
-"""Forward mode and higher-order entry points: jvp, hvp, hessian.
+"""Forward mode and higher-order entry points: jvp, hvp, hessp, hessian.
 
 Each resolves ``wrt`` once and hands back generated code:
 
 - ``jvp(f)`` is ``f``'s generated forward-mode function ``f_jvp``;
 - ``hvp(f)`` is forward mode applied to ``f``'s *generated gradient* (its source is in
   ``linecache``, so it is parsed like any user function): ``f_grad_jvp``;
+- ``hessp(f)`` is ``hvp(f)`` in SciPy's argument order ``(x, p, *args)``;
 - ``hessian`` builds a dense Hessian from Hessian-vector products (``jacobian`` and its
   forward/reverse variants live in ``srcgrad.api.jacobians``).
 """
@@ -111,6 +112,28 @@ def hvp(f: Function, wrt: Wrt = api.FIRST, *,
         # same calling convention: nests
         with_attributes(hvp_fn, __srcgrad_function__=nestable)
     return derivative(hvp_fn, "srcgrad.api.higher.hvp", f, wrt=wrt, argnums=argnums)
+
+
+def hessp(f: Function, wrt: Wrt = api.FIRST, *,
+          argnums: int | Sequence[int] | None = None) -> Function:
+    """SciPy's ``hessp`` convention: a function ``(x, p, *args) -> H @ p``, the argument
+    differentiated first, the vector second and ``f``'s other arguments after it, as
+    ``scipy.optimize.minimize(f, x0, args=args, hessp=sg.hessp(f))`` calls it
+    (``sg.hvp(f)`` takes the vector last: ``(x, *args, p)``). ``wrt``: an index, a
+    parameter name, or a tuple of them, as for ``sg.grad`` (``argnums``: JAX's name,
+    indices only); a tuple ``wrt`` takes a tuple of vectors. Forward mode over the
+    generated gradient, never a dense Hessian."""
+    product = hvp(f, wrt, argnums=argnums)
+
+    def hessp_fn(*args, **kwargs):
+        if len(args) < 2:
+            raise TypeError("sg.hessp(f) takes (x, p, *args): the point, the vector, "
+                            "then f's other arguments")
+        x, p, *rest = args
+        return product(x, *rest, p, **kwargs)
+
+    with_attributes(hessp_fn, source=attribute(product, "source"))
+    return derivative(hessp_fn, "srcgrad.api.higher.hessp", f, wrt=wrt, argnums=argnums)
 
 
 def _nestable(unit, fn, bound, names, single, role, pick):
