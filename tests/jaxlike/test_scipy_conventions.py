@@ -58,8 +58,10 @@ def test_hessp(method):
 
 
 def fd_hessian(x):
-    return np.stack([numeric_grad(lambda y: numeric_grad(objective, [y, *ARGS], 0)[i],
-                                  [x], 0, eps=1e-4) for i in range(x.size)])
+    def row(i):
+        return numeric_grad(lambda y: numeric_grad(objective, [y, *ARGS], 0)[i], [x], 0,
+                            eps=1e-4)
+    return np.stack([row(i) for i in range(x.size)])
 
 
 @pytest.mark.parametrize("x", [START, CENTER + 0.3, np.array([0.0, 0.0, 0.0])])
