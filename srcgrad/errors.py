@@ -52,5 +52,24 @@ class GradientError(SrcgradError, ValueError):
     """A derivative was requested in a way that has no meaning (e.g. non-scalar output)."""
 
 
+class NoneOutputError(GradientError, TypeError):
+    """The differentiated function returned None (it ended without ``return`` on the
+    path taken): there is no output to differentiate, not a zero derivative."""
+
+    def __init__(self, function=None):
+        name = f"`{function}`" if function else "the differentiated function"
+        super().__init__(
+            f"{name} returned None: there is nothing to differentiate (does it end "
+            "without `return` on the path this call took?)")
+
+
+def check_output(value, function=None):
+    """``value``, the output of a function being differentiated; ``NoneOutputError``
+    when it is None."""
+    if value is None:
+        raise NoneOutputError(getattr(function, "__name__", function))
+    return value
+
+
 class EmitError(SrcgradError):
     """A function's derivative cannot be written as a standalone module (``emit``)."""

@@ -18,6 +18,7 @@ from srcgrad.codegen import pickling
 from srcgrad.codegen.pickling import derivative
 from srcgrad.compiler import debug
 from srcgrad.compiler import reverse as compiler
+from srcgrad.errors import check_output
 from srcgrad.frontend import transforms
 from srcgrad.frontend.freshness import own_signature
 
@@ -239,6 +240,7 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
 
         def vjp_fn(*args, **kwargs):
             value, saved = forward(*args, **kwargs)
+            check_output(value, unit.fn)
             return value, pickling.Derivative(functools.partial(backward, saved),
                                               recipe.with_args(saved))
 

@@ -13,6 +13,7 @@ carry no derivative out; a zero cotangent adds nothing)::
 
 from __future__ import annotations
 
+from srcgrad.errors import check_output
 from srcgrad.runtime import core
 
 
@@ -61,6 +62,7 @@ def vjp_with_aux(forward, backward):
     def vjp_fn(*args, **kwargs):
         value, saved = forward(*args, **kwargs)
         output, aux = split_pair(value)
+        check_output(output, backward.unit.fn)
         return output, pullback(backward, saved, value, aux), aux
 
     return vjp_fn

@@ -29,6 +29,7 @@ from srcgrad.codegen.naming import Namer
 from srcgrad.compiler import cache as disk_cache
 from srcgrad.compiler import debug, guards, unit_cache
 from srcgrad.compiler import reverse as compiler
+from srcgrad.errors import check_output
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.freshness import own_signature
@@ -214,7 +215,9 @@ def call_jvp(unit, args, tangents, **kwargs):
     ``x = 0.0`` is inf, as ``np.log(x)`` is -inf, not a ZeroDivisionError."""
     tangents = [_FLOAT64(t) if type(t) is float or type(t) is int else t for t in tangents]
     keywords = dict(zip((unit.tangent_names[p] for p in unit.wrt), tangents))
-    return unit.jvp(*args, **kwargs, **keywords)
+    result = unit.jvp(*args, **kwargs, **keywords)
+    check_output(result[0], unit.fn)
+    return result
 
 
 def parameters(fn):

@@ -139,7 +139,7 @@ def _finish_record(plan, value, saved, read, inputs, tape):
     """Record the node of a call that has run (its forward gave ``value``, ``saved``
     and the Variables ``read``); the call's result."""
     variables = tape._accessed(read) if read else ()
-    if not inputs and not variables:
+    if (not inputs and not variables) or value is None:   # (None: nothing to differentiate)
         return value
     picks = None if len(variables) == len(read) or plan.variant is None else \
         [i for i, v in enumerate(read) if tape.tracks(v)]

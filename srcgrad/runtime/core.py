@@ -9,7 +9,7 @@ import copy
 
 import numpy as np
 
-from srcgrad.errors import TransformError
+from srcgrad.errors import NoneOutputError, TransformError
 
 # Read from here too (by the runtime's other modules and by ``_sg``): kept importable.
 from srcgrad.runtime.shapes import (  # noqa: F401
@@ -372,6 +372,8 @@ def seed(ans):
         return 1.0
     if type(ans) is np.float64:
         return _ONE64
+    if ans is None:
+        raise NoneOutputError()
     if np.ndim(ans) != 0 or isinstance(ans, (list, tuple, dict)):
         raise TypeError(
             f"grad requires a scalar output; the function returned shape {np.shape(ans)}. "
