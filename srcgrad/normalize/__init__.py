@@ -1,7 +1,8 @@
 """Normalization: rewrite the user's function into the small core language the modes read.
 
 Passes run in order (each in its own module, one rewrite each): ``nested_derivatives``
-(lifts local functions given to ``sg.grad``...) -> ``sequence_operands`` (lists given to
+(lifts local functions given to ``sg.grad``...) -> ``partials`` (a global
+``functools.partial`` called as what it wraps) -> ``sequence_operands`` (lists given to
 elementwise NumPy functions become arrays) -> ``local_functions`` (collects nested
 ``def``s) -> ``exceptions`` (``except`` handlers' code after the ``try``) -> ``desugar``
 -> ``control_flow`` -> ``variables`` (eager units) -> ``anf`` (with ``expansions`` and
@@ -44,6 +45,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.nested_derivatives import lift_local_derivatives
     from srcgrad.normalize.nested_tapes import lower_nested_tapes
     from srcgrad.normalize.nested_vjp import lower_nested_vjps
+    from srcgrad.normalize.partials import call_partials
     from srcgrad.normalize.sequence_operands import convert_sequence_operands
 
     node = parsed.node
@@ -51,6 +53,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
         lower_nested_tapes(parsed, namer)
         lower_nested_vjps(parsed, namer)
         lift_local_derivatives(parsed, namer)
+    call_partials(parsed)
     convert_sequence_operands(parsed)
     local_functions = collect_local_functions(parsed, namer)
     node.body = lower_handlers(node.body, namer)

@@ -34,6 +34,7 @@ from srcgrad import syntax
 from srcgrad.errors import TransformError
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
+from srcgrad.normalize.partials import call_partials
 from srcgrad.syntax import gast
 
 MAX_STATEMENTS = 30
@@ -70,7 +71,9 @@ class Inliner:
             return None
         self.parsed.assumptions.setdefault(name, fn)   # guarded: see srcgrad.compiler.guards
         self.namer.reserve(free)
-        return syntax.clone(node), fn
+        node = syntax.clone(node)
+        call_partials(self.parsed, node)   # (the normalization before inlining)
+        return node, fn
 
     def _eligible(self, fn):
         from srcgrad.rules import REGISTRY

@@ -365,7 +365,8 @@ def zeros_like_structure(x):
 
 
 def seed(ans):
-    """The cotangent 1 for ``grad``'s scalar output (error for anything else). A float64
+    """The cotangent 1 for ``grad``'s scalar output, or an array output of one element
+    (error for anything else). A float64
     output gets a float64 one, so that the backward sweep keeps NumPy's arithmetic (a
     division by zero gives inf, as in the primal, rather than raising)."""
     if type(ans) is _FLOAT:
@@ -374,6 +375,8 @@ def seed(ans):
         return _ONE64
     if ans is None:
         raise NoneOutputError()
+    if isinstance(ans, np.ndarray) and ans.size == 1 and ans.dtype.kind in "fc":
+        return np.ones_like(ans)   # shape (1,) or (1, 1): one number, as autograd takes it
     if np.ndim(ans) != 0 or isinstance(ans, (list, tuple, dict)):
         raise TypeError(
             f"grad requires a scalar output; the function returned shape {np.shape(ans)}. "
