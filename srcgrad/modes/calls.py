@@ -212,6 +212,25 @@ def bare_call_error(parsed, info, stmt):
         "the update with srcgrad.rules.definplace", stmt)
 
 
+def _attribute_without_derivative(parsed, stmt):
+    """``obj.name = value`` on a value being differentiated: allowed where neither the
+    old nor the new value holds a float (a counter, a flag, a cache of ints or strings:
+    written in the primal, it carries no derivative and has none in the object's
+    cotangent), checked where it runs (``self.calls + 1`` is known an int only then). A
+    float is refused: the later reads of the attribute would be counted as reads of the
+    argument's own value."""
+    obj, attr, value = stmt.value.args
+    error = parsed.error(
+        f"assigning the attribute `.{attr.value}` of a value being differentiated where "
+        "it or the value holds a float is not supported: its derivative would not follow "
+        "the new value; build a new object instead (counters, flags and other values "
+        "without floats are fine)", stmt)
+    checked = syntax.quote_expr("_sg.without_derivative(v, m, obj, name)", v=value,
+                                m=syntax.const(str(error)), obj=obj, name=attr)
+    new = gast.Call(func=stmt.value.func, args=[obj, attr, checked], keywords=[])
+    return gast.copy_location(gast.Expr(value=new), stmt)
+
+
 def escape_statement(parsed, info, stmt, varied, read_back, escapes):
     """A bare call srcgrad does not compile (``ax.plot(x, y)``, ``R.record(y)``, a user
     function whose result is unused) or an attribute write (``self.cache = y``), given
@@ -228,16 +247,14 @@ def escape_statement(parsed, info, stmt, varied, read_back, escapes):
     ``varied(atom)``: does ``atom`` carry a derivative here. Refused always: a list or
     dict method on a value not proven a local list (``obj.append(x)``), a NumPy or SciPy
     function without a rule (``np.copyto(buffer, x)``: it writes into another
-    argument), an attribute written on a value being differentiated."""
+    argument). An attribute written on a value being differentiated must carry no
+    derivative (``_attribute_without_derivative``)."""
     from srcgrad.analysis.escapes import conditional
 
     call = stmt.value
     if info.kind == "attribute":
         if varied(call.args[0]):
-            raise parsed.error(
-                f"assigning the attribute `.{call.args[1].value}` of a value being "
-                "differentiated is not supported: its derivative would not follow the new "
-                "value; build a new object instead", stmt)
+            return [_attribute_without_derivative(parsed, stmt)]
         if not varied(call.args[2]):
             return [stmt]
     elif (info.kind == "unknown" and info.name.startswith(".")

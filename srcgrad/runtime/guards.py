@@ -22,7 +22,7 @@ from srcgrad.runtime.core import is_duck_array
 
 __all__ = ["check_array_attribute", "check_array_types", "dense_basis", "dense_shape",
            "escape_count", "escaped", "readonly", "refuse_if_escaped", "refuse_read_back",
-           "set_attribute", "unsuppressed"]
+           "set_attribute", "unsuppressed", "without_derivative"]
 
 _NDARRAY = np.ndarray
 _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow__",
@@ -117,6 +117,28 @@ def readonly(value, call):
 def set_attribute(obj, name, value):
     """``obj.name = value`` as generated code writes it (``normalize.desugar``)."""
     setattr(obj, name, value)
+
+
+def without_derivative(value, message, obj, name):
+    """``value``, about to be written as ``obj.name`` on a value being differentiated,
+    when neither it nor what ``obj.name`` holds now holds a float (an int, a bool, a
+    string, None, an integer array, a container of those): such an attribute carries no
+    derivative. Else a TransformError (``message``)."""
+    if _holds_no_float(value) and _holds_no_float(getattr(obj, name, None)):
+        return value
+    raise TransformError(message)
+
+
+def _holds_no_float(value):
+    if value is None or isinstance(value, (bool, int, str, bytes, np.integer, np.bool_)):
+        return True
+    if isinstance(value, _NDARRAY):
+        return value.dtype.kind in "biuSU"
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return all(_holds_no_float(item) for item in value)
+    if isinstance(value, dict):
+        return all(_holds_no_float(k) and _holds_no_float(v) for k, v in value.items())
+    return False
 
 
 set_attribute.__srcgrad_runs_user_code__ = True  # type: ignore[attr-defined]  # (a setter)

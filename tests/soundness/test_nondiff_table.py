@@ -29,6 +29,7 @@ EXEMPT = {
     rt.escape_count: "an integer count of escapes",
     rt.refuse_if_escaped: "returns None or raises (a guard)",
     rt.refuse_read_back: "raises (a guard)",
+    rt.without_derivative: "returns a value holding no float, or raises (a guard)",
     builtins.print: "returns None",
     builtins.str: "text (as an f-string) carries no derivative",
     builtins.repr: "text (as an f-string) carries no derivative",
