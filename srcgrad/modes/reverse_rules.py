@@ -82,7 +82,8 @@ class RuleExpander:
                     target not in self.mode.numbers and atom.id not in self.mode.numbers)):
                 # unbroadcast also refuses a list or tuple operand of + or * (see there)
                 template = f"_sg.unbroadcast({template}, {param})"
-            elif rule.mixes_operands():   # a real operand's cotangent is real
+            elif rule.mixes_operands() and atom.id not in self.mode.lists:
+                # a real operand's cotangent is real
                 template = f"_sg.match_real({template}, {param})"
             if rule.elementwise and all(self.mode.is_scalar(stmt, values[p])
                                         for p in rule.params if p in values):

@@ -134,7 +134,10 @@ defadjoint(rt.unbroadcast_product, "a, b, x",
            b="_sg.unbroadcast(_sg.broadcast_like(g, a * b) * a, b)",
            tangent={"a": "_sg.unbroadcast_product(a_dot, b, x)",
                     "b": "_sg.unbroadcast_product(a, b_dot, x)", "x": None})
-deflinear(rt.sum_of_sequence_adjoint, "v, iterable", "np.sum(g)", linear_in="v")
+deflinear(rt.sum_of_sequence_adjoint, "v, iterable",
+          "_sg.sum_of_sequence_transpose(g, v, iterable)", linear_in="v")
+deflinear(rt.sum_of_sequence_transpose, "v, w, iterable",
+          "_sg.sum_of_sequence_adjoint(g, iterable)", linear_in="v")
 # Each transpose below gives the cotangent of ``v`` (shaped like the helper's cotangent
 # argument) from ``g`` (shaped like the helper's result).
 _TRANSPOSES = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.runtime.core import unbroadcast, zeros_like
+from srcgrad.runtime.shape_adjoints import as_operand
 
 
 def _float_zeros(shape, *like):
@@ -25,13 +26,13 @@ def hsplit_adjoint(g, ary):
 
 def dstack_adjoint(g, tup):
     parts = np.split(g, np.cumsum([np.shape(np.atleast_3d(t))[2] for t in tup])[:-1], axis=2)
-    return [np.reshape(p, np.shape(t)) for p, t in zip(parts, tup)]
+    return as_operand([np.reshape(p, np.shape(t)) for p, t in zip(parts, tup)], tup)
 
 
 def column_stack_adjoint(g, tup):
     sizes = [1 if np.ndim(t) < 2 else np.shape(t)[1] for t in tup]
     parts = np.split(g, np.cumsum(sizes)[:-1], axis=1)
-    return [np.reshape(p, np.shape(t)) for p, t in zip(parts, tup)]
+    return as_operand([np.reshape(p, np.shape(t)) for p, t in zip(parts, tup)], tup)
 
 
 def append_adjoint(g, arr, values, axis):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.runtime.core import is_duck_array, zeros_like
+from srcgrad.runtime.core import is_duck_array, zeros_like, zeros_like_structure
 from srcgrad.runtime.shape_adjoints import array_adjoint
 from srcgrad.runtime.transposes import array_adjoint_transpose
 
@@ -44,11 +44,15 @@ def in_dtype_of(derivative, value):
     return dtype.type(derivative)
 
 def _items_in_dtype(derivative, value):
-    """A container's cotangent (restructured like it), item by item."""
-    if type(value) is dict and type(derivative) is dict:
-        return {key: in_dtype_of(derivative[key], item) if key in derivative else
-                derivative.get(key) for key, item in value.items()}
-    if isinstance(value, (list, tuple)) and type(derivative) is type(value) and \
+    """A container's cotangent (restructured like it), item by item; a list or tuple
+    argument gets a list or tuple even where a rule gave it an array."""
+    if type(value) is dict and type(derivative) is dict:   # (a sparse one: zeros filled in)
+        return {key: in_dtype_of(derivative[key], item) if derivative.get(key) is not None
+                else zeros_like_structure(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)) and type(derivative) is _NDARRAY and \
+            derivative.ndim and len(derivative) == len(value):
+        derivative = list(derivative)   # a rule's array cotangent of a list (np.append(xs, v))
+    if isinstance(value, (list, tuple)) and isinstance(derivative, (list, tuple)) and \
             len(derivative) == len(value):
         items = [in_dtype_of(d, v) for d, v in zip(derivative, value)]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)

@@ -14,9 +14,22 @@ def inverse_axes(axes, ndim):
     return tuple(int(ax) for ax in np.argsort([ax % ndim for ax in axes]))
 
 
+def as_operand(pieces, arrays):
+    """The cotangent of the sequence operand ``arrays`` of a join from its items' pieces:
+    an ndarray for an ndarray (``np.vstack(x)`` of an array ``x`` reads its rows; the
+    gradient of an array is an array), else the list of pieces."""
+    if type(arrays) is _NDARRAY:
+        return np.reshape(np.asarray(pieces), arrays.shape)
+    return pieces
+
+
 def concatenate_adjoint(g, arrays, axis):
     """The pieces of ``g`` that each array of ``np.concatenate(arrays, axis)`` became (by
     slicing: ``np.split`` costs more than the work on small arrays)."""
+    return as_operand(_concatenate_pieces(g, arrays, axis), arrays)
+
+
+def _concatenate_pieces(g, arrays, axis):
     if axis is not None and type(g) is _NDARRAY and g.ndim:
         pieces = _slices_along(g, arrays, axis % g.ndim)
         if pieces is not None:
@@ -62,18 +75,21 @@ def stack_adjoint(g, arrays, axis):
         raise changed_in_place_error(arrays, np.shape(g)[axis])
     if type(g) is not _NDARRAY:   # another library's array (dask): its own take
         return [np.take(g, i, axis=axis) for i in range(len(arrays))]
-    return list((g if axis == 0 else np.moveaxis(g, axis, 0)).copy())
+    moved = (g if axis == 0 else np.moveaxis(g, axis, 0)).copy()
+    return moved if type(arrays) is _NDARRAY else list(moved)
 
 
 def hstack_adjoint(g, tup):
     axis = 0 if np.ndim(tup[0]) <= 1 else 1
-    return [np.reshape(p, np.shape(a)) for p, a in
-            zip(concatenate_adjoint(g, [np.atleast_1d(a) for a in tup], axis), tup)]
+    return as_operand([np.reshape(p, np.shape(a)) for p, a in
+                       zip(concatenate_adjoint(g, [np.atleast_1d(a) for a in tup], axis), tup)],
+                      tup)
 
 
 def vstack_adjoint(g, tup):
-    return [np.reshape(p, np.shape(a)) for p, a in
-            zip(concatenate_adjoint(g, [np.atleast_2d(a) for a in tup], 0), tup)]
+    return as_operand([np.reshape(p, np.shape(a)) for p, a in
+                       zip(concatenate_adjoint(g, [np.atleast_2d(a) for a in tup], 0), tup)],
+                      tup)
 
 
 def array_adjoint(g, obj):

@@ -14,10 +14,12 @@ import numpy as np
 
 from srcgrad.runtime.adjoints import max_adjoint
 from srcgrad.runtime.core import add_at, snapshot, zeros_like
+from srcgrad.runtime.tangents import broadcast_like
 
 __all__ = ["list_adjoint", "tuple_adjoint", "last_items", "inserted_item", "remove_inserted",
            "placed_at", "unpop", "unpop_at", "saved_item_adjoint", "pieces_like",
-           "max_adjoint_transpose", "array_adjoint_transpose", "concatenate_adjoint_transpose"]
+           "max_adjoint_transpose", "array_adjoint_transpose", "concatenate_adjoint_transpose",
+           "sum_of_sequence_transpose"]
 
 
 def list_adjoint(g, v):
@@ -133,3 +135,17 @@ def _leaves_like(g, obj):
     if isinstance(obj, (list, tuple)):
         return [_leaves_like(gi, item) for gi, item in zip(g, obj)]
     return np.broadcast_to(g, np.shape(obj))
+
+
+def sum_of_sequence_transpose(g, v, iterable):
+    """Transpose of ``sum_of_sequence_adjoint(v, iterable)`` (the cotangent of ``sum(xs)``
+    handed to each item) in ``v``: the items' cotangents ``g`` stretched back to ``v``'s
+    shape and added (``sum([x, y])``'s pullback differentiated again)."""
+    if type(iterable) is np.ndarray:
+        return np.sum(g, axis=0) if iterable.ndim else g
+    total = None
+    for item in g:
+        if item is not None:
+            part = broadcast_like(item, v)
+            total = part if total is None else total + part
+    return zeros_like(v) if total is None else total
