@@ -73,3 +73,8 @@ def check_output(value, function=None):
 
 class EmitError(SrcgradError):
     """A function's derivative cannot be written as a standalone module (``emit``)."""
+
+
+class InternalError(SrcgradError):
+    """srcgrad broke one of its own invariants (a pass that must reach a fixed point did
+    not): a bug in srcgrad, reported instead of a wrong derivative or a hang."""

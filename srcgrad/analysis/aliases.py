@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.analysis.copies import (
     _BLOCKS,
     _IDENTITY_HELPERS,
@@ -142,7 +143,10 @@ def analyze_aliases(body, params, is_module=lambda name: False):
     _number(body, facts, [])
     facts.containers = _sure_containers(body, params)
     statements = list(syntax.statements(body))
-    for _ in range(len(facts.order) + 2):   # fixpoint of the flow-insensitive classes
+    # Fixpoint of the flow-insensitive classes: a round that goes on records a union (at
+    # most one fewer than the names) or a new item held by a class (at most names x classes)
+    names = len({n for stmt in statements for n in syntax.names_in(stmt)})
+    for _ in fixpoint.rounds(names + 2 * names * names + 2, "the storage classes of names"):
         before = facts.changes
         for stmt in statements:
             _points_to(stmt, facts)
@@ -335,13 +339,15 @@ def _sure_containers(body, params):
                 stmt.value if isinstance(stmt, gast.Assign) and isinstance(
                     stmt.targets[0], gast.Name) and stmt.targets[0].id == name else None)
     sure = {name for name in bindings if name not in params}
-    changed = True
-    while changed:
+    # each round that goes on removes a name: at most as many rounds as names, plus one
+    for _ in fixpoint.rounds(len(sure) + 1, "the names surely bound to containers"):
         changed = False
         for name in list(sure):
             if not all(_is_container_value(value, sure) for value in bindings[name]):
                 sure.discard(name)
                 changed = True
+        if not changed:
+            break
     return frozenset(sure)
 
 

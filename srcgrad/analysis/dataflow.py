@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 
+from srcgrad.analysis import fixpoint
 from srcgrad.analysis.bits import FactMap
 from srcgrad.analysis.cfg import CFG, statement_defs_uses
 from srcgrad.syntax import gast
@@ -55,7 +56,11 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
     before, after = [initial] * count, [initial] * count
     behind, queued = [], bytearray(count)   # a heap of the ranks queued again
     cursor = 0   # every rank from the cursor on is yet to be visited
-    while True:
+    # Termination: facts are sets of the graph's names, and a monotone transfer changes a
+    # node's fact at most once per name (plus once); each change queues its targets again.
+    height = len(cfg.index.names) + 2
+    bound = count + count * height * max([len(t) for t in targets] + [1])
+    for _ in fixpoint.rounds(bound, "a dataflow analysis"):
         if behind:
             at = heapq.heappop(behind)
             queued[at] = 0

@@ -40,6 +40,7 @@ import types
 import numpy as np
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
@@ -126,10 +127,12 @@ class ReadBack:
         a global, an attribute, an item of such an object, what a method returns
         (``kept = sinks.KEPT``). Arithmetic makes new values: ``z = x * W`` is not."""
         external = set()
-        changed = True
-        while changed:
+        body = list(syntax.statements(self.fn_node.body))
+        # each round that goes on adds a name bound by one of the statements
+        bound = sum(len(syntax.names_in(s, gast.Store)) for s in body) + 2
+        for _ in fixpoint.rounds(bound, "the locals an escape can reach"):
             changed = False
-            for stmt in syntax.statements(self.fn_node.body):
+            for stmt in body:
                 if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
                     names, value = [stmt.targets[0].id], stmt.value
                 elif isinstance(stmt, gast.For):
@@ -139,6 +142,8 @@ class ReadBack:
                 if not set(names) <= external and self._aliases_state(value, external):
                     external.update(names)
                     changed = True
+            if not changed:
+                break
         return external
 
     def _aliases_state(self, value, external):

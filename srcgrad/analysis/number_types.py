@@ -22,9 +22,11 @@ Before (the parameters ``x, y``)::          Types::
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.syntax import gast
 
 INT, FLOAT, FLOAT64, NONE, OTHER = "int", "float", "float64", "none", "other"
+_ALL_TAGS = (INT, FLOAT, FLOAT64, NONE, OTHER)
 SCALAR_PARAMETER = frozenset({INT, FLOAT, FLOAT64})   # what ``_sg.all_scalars`` admits
 NUMBERS = frozenset({INT, FLOAT, FLOAT64})
 
@@ -55,14 +57,18 @@ def name_types(body, params):
     types = {p: SCALAR_PARAMETER for p in params}
     for name in unknown:
         types[name] = frozenset({OTHER})
-    changed = True
-    while changed:
+    # each round that goes on adds a type to a name's set (sets only grow, over the finite
+    # set of type tags): at most names x tags rounds, plus one
+    bound = (len(sites) + len(types) + 1) * (len(_ALL_TAGS) + 1) + 1
+    for _ in fixpoint.rounds(bound, "the number types of names"):
         changed = False
         for name, value in sites:
             found = types.get(name, frozenset()) | value_types(value, types)
             if found != types.get(name):
                 types[name] = found
                 changed = True
+        if not changed:
+            break
     return types
 
 

@@ -23,7 +23,7 @@ import weakref
 import numpy as np
 
 from srcgrad import syntax
-from srcgrad.analysis import escapes
+from srcgrad.analysis import escapes, fixpoint
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.compiler import cache as disk_cache
@@ -188,9 +188,12 @@ def _assemble(parsed, result, jvp_name, tangent_names):
         syntax.quote_expr("_sg.zeros_like(y)", y=value)
     ret = gast.Return(value=syntax.tuple_of([syntax.clone(value), value_dot]))
     body = result.prologue + result.body
-    changed = True
-    while changed:
-        body, changed = eliminate_dead_code(body, set(syntax.loaded_names(ret)))
+    live_out = set(syntax.loaded_names(ret))
+    # each round that goes on removes a statement (``changed``): as many rounds as statements
+    for _ in fixpoint.rounds(syntax.count_statements(body) + 1, "forward dead code"):
+        body, changed = eliminate_dead_code(body, live_out)
+        if not changed:
+            break
     comment = syntax.comment("Forward mode: each tangent follows its primal statement")
     tangents = list(tangent_names.values())
     plain = not (signature.defaults or signature.vararg or signature.kwonlyargs

@@ -16,6 +16,7 @@ Before::                          After (``y`` has a tangent in one branch only)
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.modes.reverse_common import UNLOWERED, unlowered_handler
 from srcgrad.syntax import gast
 
@@ -59,7 +60,10 @@ class ForwardControlFlow:
     def loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body
         before = []
-        for _ in range(8):   # until the names with tangents are stable at the loop's top
+        # until the names with tangents are stable at the loop's top: a round that goes on
+        # gives one more of the loop's names a tangent
+        bound = len(set(syntax.names_in(stmt))) + 2
+        for _ in fixpoint.rounds(bound, "the names with tangents at a loop's top"):
             trial = state.copy()
             self.loop_body(stmt, body, trial)
             new = [n for n in trial.tangents if n not in state]

@@ -79,7 +79,7 @@ def _closure(found, bindings):
     """``found`` with every target of ``bindings`` all of whose names are found, to a
     fixpoint (a chain of bindings in any order)."""
     size = -1
-    while size != len(found):
+    while size != len(found):   # ends: ``found`` only grows, within the bindings' targets
         size = len(found)
         for target, names in bindings:
             if target not in found and all(name in found for name in names):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.analysis.dataflow import live_names
 from srcgrad.modes.reverse_common import OWNED, SHARED, has_exit, is_loop_exit, is_range
 from srcgrad.syntax import gast
@@ -115,7 +116,10 @@ class LoopAdjoints:
     def backward_loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and is_loop_exit(stmt.body[-1]) else stmt.body
         before = []
-        for _ in range(6):  # reach a state that holds at the top of every iteration
+        # reach a state that holds at the top of every iteration: a round that goes on adds
+        # one of the loop's names to the state or demotes one from owned to shared
+        bound = 2 * len(set(syntax.names_in(stmt))) + 2
+        for _ in fixpoint.rounds(bound, "the adjoint state at a loop's top"):
             trial = dict(state)
             self.mode.loop_depth += 1
             self.backward_iteration(stmt, body, trial, probe=True)

@@ -38,6 +38,7 @@ import types
 import numpy as np
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.normalize import map_blocks
 from srcgrad.rules import NONDIFF_ATTRIBUTES
 from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS, NONDIFF_METHODS
@@ -73,14 +74,16 @@ def _array_locals(node, body):
             for name in syntax.names_in(stmt.target, gast.Store):
                 sources.setdefault(name, []).append(None)
     arrays = set()
-    changed = True
-    while changed:
+    # each round that goes on adds a name: at most as many rounds as names, plus one
+    for _ in fixpoint.rounds(len(sources) + 1, "the locals holding only arrays"):
         changed = False
         for name, values in sources.items():
             if name not in arrays and name not in params and all(
                     _array_valued(v, arrays) for v in values):
                 arrays.add(name)
                 changed = True
+        if not changed:
+            break
     return arrays
 
 

@@ -1,5 +1,7 @@
 """Optimizer passes over generated code, run to a fixpoint by ``optimize_sweeps``."""
 
+from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.optimize.copy_prop import propagate_copies
 from srcgrad.optimize.dce import eliminate_dead_code
 from srcgrad.optimize.fused_products import fuse_product_reductions
@@ -26,7 +28,11 @@ def optimize_sweeps(forward, backward, backward_live_out, result_names=(), uses=
     live_out = set(backward_live_out) | set(result_names)
     forward, backward, saved = prune_saves(forward, backward, live_out)
     copies_done = dead_code_done = False   # (dead code elimination runs to its fixpoint)
-    while not (copies_done and dead_code_done):
+    # each round that goes on removes a statement (a folded copy, or dead code)
+    bound = syntax.count_statements(backward) + 2
+    for _ in fixpoint.rounds(bound, "copy propagation and dead code elimination"):
+        if copies_done and dead_code_done:
+            break
         backward, copied = propagate_copies(backward, uses=uses)
         copies_done = not copied
         dead_code_done = dead_code_done and not copied

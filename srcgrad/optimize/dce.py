@@ -10,6 +10,7 @@ Before::                               After::
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import live_names
 from srcgrad.optimize.uses import UseCache
@@ -26,12 +27,24 @@ def eliminate_dead_code(body, live_out, uses=None):
     """Drop the dead assignments of ``body``, also those that fed only dead ones: the
     liveness is solved again on the same graph with the dropped statements' reads and
     writes taken out, until nothing more is dead (one graph, not one per round).
-    Returns ``(body, changed)``. ``uses``: the ``UseCache`` of the passes run together."""
+    Returns ``(body, changed)``: ``changed`` is true only when statements were removed, so
+    a caller's "until unchanged" loop ends within as many rounds as ``body`` has
+    statements. ``uses``: the ``UseCache`` of the passes run together."""
     if all(type(stmt) in _SIMPLE for stmt in body):
         return _straight_line(body, live_out, UseCache() if uses is None else uses)
+    size = syntax.count_statements(body)
+    for _ in fixpoint.rounds(size + 1, "dead code elimination of emptied ifs"):
+        body, emptied = _drop_dead(body, live_out)
+        if not emptied:   # a dropped ``if c: pass`` no longer reads ``c``: once more
+            break
+    return body, syntax.count_statements(body) != size
+
+
+def _drop_dead(body, live_out):
     cfg = CFG([], body)
     dead = set()   # id of each dropped statement
-    while True:
+    # each round that goes on drops one more node: at most as many rounds as nodes
+    for _ in fixpoint.rounds(len(cfg.nodes) + 1, "dead code elimination"):
         live_after = live_names(cfg, live_out)
         newly = [node for node in cfg.nodes if node.stmt is not None
                  and id(node.stmt) not in dead and _is_dead(node, live_after)]
@@ -41,10 +54,7 @@ def eliminate_dead_code(body, live_out, uses=None):
             dead.add(id(node.stmt))
             node.def_bits = node.use_bits = 0   # as if the statement were gone
     emptied = []
-    body = _filter(body, lambda stmt: id(stmt) not in dead, emptied)
-    if emptied:   # a dropped ``if c: pass`` no longer reads ``c``
-        body, _ = eliminate_dead_code(body, live_out)
-    return body, bool(dead or emptied)
+    return _filter(body, lambda stmt: id(stmt) not in dead, emptied), emptied
 
 
 def _is_dead(node, live_after):
@@ -85,6 +95,8 @@ def _straight_line(body, live_out, uses):
 
 
 def _filter(body, keep, emptied):
+    """``body`` without the statements ``keep`` rejects, in every nested block: bodies,
+    ``else`` and ``finally`` blocks, and the bodies of a ``try``'s handlers."""
     out = []
     for stmt in body:
         for field in ("body", "orelse", "finalbody"):
@@ -92,6 +104,8 @@ def _filter(body, keep, emptied):
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
                 new = _filter(inner, keep, emptied)
                 setattr(stmt, field, new or syntax.emptied_block(stmt, field))
+        for handler in getattr(stmt, "handlers", None) or ():
+            handler.body = _filter(handler.body, keep, emptied) or [gast.Pass()]
         if _is_empty_if(stmt):
             emptied.append(stmt)
             continue

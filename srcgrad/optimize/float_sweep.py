@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.analysis import number_types as types_of
 from srcgrad.analysis.number_types import FLOAT, FLOAT64, INT, NONE, NUMBERS, OTHER
 from srcgrad.syntax import gast
@@ -70,10 +71,13 @@ def float_sweep(forward, backward, grads, seed, params, stack, defined):
     read |= set(syntax.loaded_names(grads))
     converted = {n for n in read if n in types and n not in params
                  and types[n] and types[n] <= _ZERO_OR_64}
-    while True:
+    # each round that goes on takes a name out of ``converted``
+    for _ in fixpoint.rounds(len(converted) + 1, "the float sweep's conversions"):
         try:
             sweep = _Rewriter(types, converted, seed, stack).run(backward, grads)
         except _Sensitive as found:
+            if not found.names & converted:
+                return None   # nothing left to take back: the sweep stays on NumPy
             converted -= found.names
             continue
         except _Refused:
@@ -115,8 +119,12 @@ class _Rewriter:
             self.types.setdefault(name, frozenset())
         self.types[self.seed] = _ONLY64
         self.changed.add(self.seed)
+        # each round that goes on adds a type to a name's set or a name to ``changed``
+        # (both only grow: at most five type tags and one flag per assigned name)
         progress = True
-        while progress:
+        for _ in fixpoint.rounds((len(sites) + 1) * 8, "the float sweep's types"):
+            if not progress:
+                break
             progress = False
             for name, value in sites:
                 found, changed = self._value(value)

@@ -24,6 +24,7 @@ into ``x``: the popped view reads ``x``).
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.analysis import fixpoint
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import live_names
 from srcgrad.syntax import gast
@@ -70,7 +71,9 @@ def prune_saves(forward, backward, live_out=()):
     if not _has_save(forward) and not _has_save(backward):
         return forward, backward, set()   # nothing saved (straight-line code, renamed)
     sharing = storage_groups(forward)
-    while True:
+    # each round that goes on drops the saves of one more variable at least
+    saves = sum(1 for s in syntax.statements(forward) if _is_save(s))
+    for _ in fixpoint.rounds(saves + 2, "the pruning of saves"):
         cfg = CFG([], backward)
         live_after = live_names(cfg, frozenset(live_out))
         read, items = {}, set()

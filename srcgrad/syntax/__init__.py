@@ -53,6 +53,7 @@ from srcgrad.syntax.templates import quote, quote_expr, replace_names
 from srcgrad.syntax.trees import (
     by_type,
     clone,
+    count_statements,
     line_of,
     loaded_names,
     names_in,
@@ -68,6 +69,6 @@ __all__ = [
     "to_gast", "tuple_of",
     "comment", "comment_text", "is_comment", "render", "render_lines", "to_source",
     "quote", "quote_expr", "replace_names",
-    "by_type", "clone", "line_of", "loaded_names", "names_in", "set_line", "statements",
-    "walk",
+    "by_type", "clone", "count_statements", "line_of", "loaded_names", "names_in", "set_line",
+    "statements", "walk",
 ]

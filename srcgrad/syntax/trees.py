@@ -89,6 +89,20 @@ def statements(body):
                 yield from statements(inner)
 
 
+def count_statements(body):
+    """How many statements ``body`` holds, those nested in blocks and handlers included
+    (iterative: any depth of nesting)."""
+    count, todo = 0, list(body)
+    while todo:   # each statement is taken once: the count of a finite tree
+        node = todo.pop()
+        count += isinstance(node, gast.stmt)
+        for field in _BLOCK_FIELDS:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                todo.extend(v for v in value if isinstance(v, _STATEMENT_HOLDERS))
+    return count
+
+
 def loaded_names(node):
     return names_in(node, gast.Load)
 
