@@ -277,11 +277,14 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         if info.kind == "rule" and getattr(info.rule, "inplace", False):
             linear = info.rule.linear_in or tuple(info.rule.adjoints)
             values = self.reverse_rules.bind(stmt, info.rule, info.args, info.keywords)
+            guard = info.rule.tangent_guard   # (param, check run when it carries a tangent)
+            checks = syntax.quote(guard[1], **values) if guard and self.carries(
+                values[guard[0]], state) else []
             if self.rules.linear(call, info, values, linear, state) is None:
-                return [stmt]
+                return [stmt] + checks
             out = self.own(info.args[0].id, state)
             update = self.rules.linear(call, info, values, linear, state)
-            return [stmt] + out + [gast.Expr(value=update)]
+            return [stmt] + checks + out + [gast.Expr(value=update)]
         if info.kind in ("nondiff", "rule"):
             return [stmt]
         return self.escape(stmt, info, state)   # as the reverse mode does

@@ -18,6 +18,7 @@ from srcgrad.modes.calls import (
     generated_variant,
     guard_escaping_callee,
     missing_rule_error,
+    structure_fields,
 )
 from srcgrad.modes.reverse_containers import bind_fields
 from srcgrad.syntax import gast
@@ -54,12 +55,25 @@ class ForwardCalls:
         raise missing_rule_error(self.parsed, info, stmt, forward=True)
 
     def structure_tangent(self, stmt, info, call, state):
-        """``Point(a, y=b)`` -> ``Point(a_dot, y=b_dot)`` (zeros for constant fields)."""
-        bind_fields(self.parsed, stmt, info)   # refuses *args / **kwargs
+        """``p = Point(a, y=b)`` -> ``Point(a_dot, y=b_dot, z=_sg.zeros_like(p.z))``: zeros
+        for constant fields, and for each field left at its default (the default is the
+        field's value, not its tangent)."""
+        bound = bind_fields(self.parsed, stmt, info)   # refuses *args / **kwargs
         new = syntax.clone(call)
         new.args = [self.tangent_or_zero(a, state) for a in call.args]
         for keyword in new.keywords:
             keyword.value = self.tangent_or_zero(keyword.value, state)
+        given = {name for _, name, _ in bound}
+        target = stmt.targets[0] if isinstance(stmt, gast.Assign) else None
+        for name in structure_fields(info.target):
+            if name not in given:
+                if not isinstance(target, gast.Name):
+                    raise self.parsed.error(f"a field of `{info.name}` left at its default "
+                                            "is differentiated only in an assignment", stmt)
+                field = gast.Attribute(value=syntax.name(target.id), attr=name,
+                                       ctx=gast.Load())
+                new.keywords.append(gast.keyword(arg=name, value=syntax.quote_expr(
+                    "_sg.zeros_like(v)", v=field)))
         return new
 
     def mirrored_call(self, call, state):

@@ -102,8 +102,8 @@ class ExpressionAdjoints:
             return self.bookkeeping.accumulate(value.value.id, contribution, state)
         base = value.value.id
         out = self.bookkeeping.own(base, state)
-        out += syntax.quote("_sg.add_attr(d, name, g)", d=self.namer.adjoint(base),
-                            name=syntax.const(value.attr), g=g)
+        out += syntax.quote("_sg.add_attr(d, name, g, x)", d=self.namer.adjoint(base),
+                            name=syntax.const(value.attr), g=g, x=value.value)
         return out
 
     def call_adjoint(self, stmt, target, call, g, state):

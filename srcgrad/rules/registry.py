@@ -62,6 +62,8 @@ class Rule:
     #                         flows through it (beyond the names in STRUCTURAL_PARAMS)
     tangent_call: str | None = None  # linear rows: what the tangent calls instead (the
     #                         functional twin of a helper that writes in place)
+    tangent_guard: tuple | None = None  # in-place rows: (param, statement) the forward mode
+    #                         runs when ``param`` carries a tangent the row has no rule for
 
     def mixes_operands(self):
         """Do several operands carry derivatives through this row (``np.dot(a, b)``)? A
@@ -301,7 +303,7 @@ def defadjoint(func, spec, tangent=None, name=None, broadcasts=False, refuses=()
 
 
 def definplace(func, spec, linear_in, update=None, saves=None, resizes=False, name=None,
-               registry=REGISTRY, **adjoints):
+               registry=REGISTRY, tangent_guard=None, **adjoints):
     """A helper that updates its first argument in place (``add_at(v, index, item)`` is
     ``v[index] += item``), differentiated as the functional update it is.
 
@@ -312,11 +314,12 @@ def definplace(func, spec, linear_in, update=None, saves=None, resizes=False, na
     ``saves``: the index parameter whose item the call overwrites (saved before the call,
     restored after its adjoint). ``resizes``: the call changes a list's length, so its
     update runs even on a zero cotangent (list cotangents stay aligned with the list).
-    Forward mode applies the same call to the tangents of ``linear_in``."""
+    Forward mode applies the same call to the tangents of ``linear_in``; ``tangent_guard``
+    ``(param, statement)``: a run-time check it emits when ``param`` carries a tangent."""
     param_names, defaults = _params(spec)
     rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, "linear",
                 linear_in=tuple(linear_in), inplace=True, update=update, saves=saves,
-                resizes=resizes)
+                resizes=resizes, tangent_guard=tangent_guard)
     registry.add(func, rule)
     return rule
 

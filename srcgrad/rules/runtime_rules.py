@@ -15,7 +15,13 @@ the derivative through that argument is zero almost everywhere (``max_adjoint``'
 import builtins
 
 from srcgrad import runtime as rt
-from srcgrad.rules.registry import defadjoint, defelementwise, definplace, deflinear, defnondiff
+from srcgrad.rules.registry import (
+    defadjoint,
+    defelementwise,
+    definplace,
+    deflinear,
+    defnondiff,
+)
 
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
            rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
@@ -88,8 +94,12 @@ deflinear(rt.saved_item, "v, index", "_sg.saved_item_adjoint(g, v, index)", line
 # updated argument's cotangent after the call; see ``definplace``).
 definplace(rt.add_at, "v, index, item", ("v", "item"),          # v[index] += item
            item="_sg.item_adjoint(g, index, item)")
-definplace(rt.add_attr, "v, name, item", ("v", "item"),         # v[name] += item
-           item="_sg.item_adjoint(g, name, item)")
+# v[name] += item; with ``obj`` a property's getter is differentiated, whose second
+# derivative in ``obj`` has no row: refused when it runs, never left out
+definplace(rt.add_attr, "v, name, item, obj=None", ("v", "item"),
+           item="_sg.item_adjoint(g, name, item)",
+           tangent_guard=("obj", "_sg.refuse_property_tangent(obj, name)"))
+defnondiff(rt.refuse_property_tangent)
 definplace(rt.clear_item, "v, index", ("v",), update="_sg.clear_item(g, index)",
            saves="index")                                        # v[index] = 0
 definplace(rt.restore_item, "v, index, item", ("v", "item"), saves="index",
