@@ -71,6 +71,10 @@ def check_output(value, function=None):
     return value
 
 
+class NotDifferentiableArgumentError(SrcgradError, TypeError):
+    """A derivative was asked with respect to an argument that holds no number."""
+
+
 class EmitError(SrcgradError):
     """A function's derivative cannot be written as a standalone module (``emit``)."""
 

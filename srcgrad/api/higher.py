@@ -186,6 +186,8 @@ def _basis(shape, index):
 
 def _inputs(fn, bound, names, args):
     params = api.parameter_names(fn, bound)
+    for n in names:
+        runtime.check_wrt(args[params.index(n)], n)
     xs = [np.asarray(args[params.index(n)]) for n in names]
     return [x if x.dtype.kind in "fc" else x.astype(float) for x in xs]
 

@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from srcgrad import syntax
+from srcgrad import runtime, syntax
 from srcgrad.analysis import escapes, fixpoint
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
@@ -217,10 +217,23 @@ def call_jvp(unit, args, tangents, **kwargs):
     arithmetic follows NumPy's rules at a pole of the function: ``x_dot / x`` at
     ``x = 0.0`` is inf, as ``np.log(x)`` is -inf, not a ZeroDivisionError."""
     tangents = [_FLOAT64(t) if type(t) is float or type(t) is int else t for t in tangents]
+    _check_wrt_values(unit, args)
     keywords = dict(zip((unit.tangent_names[p] for p in unit.wrt), tangents))
     result = unit.jvp(*args, **kwargs, **keywords)
     check_output(result[0], unit.fn)
     return result
+
+
+def _check_wrt_values(unit, args):
+    """Each ``wrt`` argument given by position holds a number (``runtime.check_wrt``)."""
+    positions = unit.__dict__.get("wrt_positions")
+    if positions is None:
+        params = parameters(unit.fn)
+        positions = unit.__dict__["wrt_positions"] = [
+            (params.index(p), p) for p in unit.wrt if p in params]
+    for index, name in positions:
+        if index < len(args):
+            runtime.check_wrt(args[index], name)
 
 
 def parameters(fn):

@@ -117,8 +117,9 @@ def _gradients(result, namer, scalars, containers, uses):
         adjoint = result.adjoints[p]
         if adjoint is None:
             zero_wrt.append(p)
-            template = "_sg.zeros_like_structure(x)" if p in containers else "_sg.zeros_like(x)"
-            grads.append(syntax.quote_expr(template, x=p))
+            template = "_sg.wrt_zeros(x, name, True)" if p in containers else \
+                "_sg.wrt_zeros(x, name)"
+            grads.append(syntax.quote_expr(template, x=p, name=syntax.const(p)))
         elif p in containers:
             restructured = syntax.quote_expr("_sg.restructure(d, x)", d=adjoint, x=p)
             grads.append(restructured if scalars else syntax.quote_expr(

@@ -43,3 +43,4 @@ from srcgrad.runtime.stats_tangents import *  # noqa: F403
 from srcgrad.runtime.tangents import *  # noqa: F403
 from srcgrad.runtime.transposes import *  # noqa: F403
 from srcgrad.runtime.variables import *  # noqa: F403
+from srcgrad.runtime.wrt_values import *  # noqa: F403
