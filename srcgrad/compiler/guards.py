@@ -20,7 +20,11 @@ A backward sweep given the saved values of such a hand-over passes them on::
             return saved.backward(dy)
 
 Proven, not guarded: ``np``/``math`` bound to NumPy / ``math`` and attribute chains
-through library modules (generated code binds ``np`` and ``math`` itself), and builtins.
+through library modules (generated code binds ``np`` and ``math`` itself), builtins, and
+``_sg.<helper>`` bound to srcgrad's runtime (code generated from generated code calls its
+helpers through their rule rows, never through their source: see ``srcgrad.rules.runtime_rules``),
+and, in generated code differentiated again, the names srcgrad bound in its namespace (the
+unit's own functions and their scalar variants, compiled on first call).
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ import types
 
 import numpy as np
 
-from srcgrad import syntax
+from srcgrad import runtime, syntax
+from srcgrad.codegen.loader import LiveGlobals
 from srcgrad.frontend.parse import globals_of
 
 PREFIX = "_assumed_"
@@ -81,6 +86,8 @@ def _proven(parsed, dotted):
         root = parsed.globals[head]
     except KeyError:
         return True   # a builtin
+    if head == "_sg" and root is runtime or _bound_by_srcgrad(parsed.globals, head):
+        return True
     if head in _OWN_MODULES and _OWN_MODULES[head] is not root:
         raise _shadowed_module(parsed, head, root)
     if _OWN_MODULES.get(head) is not root:
@@ -92,6 +99,12 @@ def _proven(parsed, dotted):
                 (obj.__name__ or "").split(".")[0] not in _LIBRARIES:
             return False
     return True
+
+
+def _bound_by_srcgrad(namespace, name):
+    """Is ``name`` bound by srcgrad itself in the namespace of generated code (not found
+    there through the user's globals)?"""
+    return isinstance(namespace, LiveGlobals) and dict.__contains__(namespace, name)
 
 
 def _shadowed_module(parsed, name, value):

@@ -16,6 +16,7 @@ from srcgrad.frontend.transforms import is_transform
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
+from srcgrad.rules.runtime_rules import COMPILED_FROM_SOURCE
 from srcgrad.syntax import gast
 
 _LIBRARY_PREFIXES = ("numpy", "scipy", "math", "builtins")
@@ -70,6 +71,11 @@ def _classify(parsed, call, local_names, arrays):
     except KeyError:
         return CallInfo("unknown", dotted, args=args, keywords=keywords)
     info = classify_object(obj, dotted, args, keywords)
+    if info.kind == "user" and is_runtime_helper(obj) and \
+            obj.__name__ not in COMPILED_FROM_SOURCE and not is_runtime_helper(parsed.fn):
+        # a helper generated code calls: never compiled from its source (its rows, or
+        # a refusal); a helper still compiled from source calls its own helpers
+        return CallInfo("unknown", f"_sg.{obj.__name__}", obj, args=args, keywords=keywords)
     if info.kind == "dynamic":   # NET.forward(x), NET(x): a method of a global object
         info.owner = func.value if isinstance(func, gast.Attribute) else func
     return info
@@ -95,6 +101,13 @@ def user_class_refusal(info):
             "are differentiated)")
 
 
+def is_runtime_helper(obj):
+    """Is ``obj`` a function of srcgrad's runtime (what generated code calls as ``_sg``)?
+    Differentiating generated code uses the helpers' rule rows, never their source."""
+    return isinstance(obj, types.FunctionType) and \
+        (obj.__module__ or "").startswith("srcgrad.runtime")
+
+
 def missing_rule_error(parsed, info, stmt, forward):
     """The MissingRuleError for a call on differentiated values that nothing knows how
     to differentiate: ``user_class_refusal``'s text, or how to register a rule (a
@@ -102,6 +115,11 @@ def missing_rule_error(parsed, info, stmt, forward):
     refusal = user_class_refusal(info)
     if refusal is not None:
         return parsed.error(refusal, stmt, MissingRuleError)
+    if is_runtime_helper(info.target):
+        return parsed.error(
+            f"a derivative of this order is not supported yet: it differentiates "
+            f"generated code through srcgrad's runtime helper `{info.name}`, which has no "
+            "derivative rule row yet (srcgrad.rules.runtime_rules)", stmt, MissingRuleError)
     if forward:
         example = (f"    srcgrad.defrule({info.name}, 'x', x='g * <partial derivative>', "
                    f"tangent={{'x': 'x_dot * <partial derivative>'}})\n"

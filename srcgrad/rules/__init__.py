@@ -16,7 +16,9 @@ from srcgrad.rules import (  # noqa: F401
     numpy_reductions,
     numpy_shape,
     operators,
+    runtime_partial_rules,
     runtime_rules,
+    runtime_structure_rules,
     value_carrying,
 )
 from srcgrad.rules.registry import (  # noqa: F401

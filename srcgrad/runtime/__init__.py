@@ -40,6 +40,7 @@ from srcgrad.runtime.special_adjoints import *  # noqa: F403
 from srcgrad.runtime.spreads import *  # noqa: F403
 from srcgrad.runtime.stats_adjoints import *  # noqa: F403
 from srcgrad.runtime.stats_tangents import *  # noqa: F403
+from srcgrad.runtime.structure_transposes import *  # noqa: F403
 from srcgrad.runtime.tangents import *  # noqa: F403
 from srcgrad.runtime.transposes import *  # noqa: F403
 from srcgrad.runtime.variables import *  # noqa: F403

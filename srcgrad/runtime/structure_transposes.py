@@ -1,0 +1,44 @@
+"""Transposes of the helpers generated code uses to move cotangents and tangents between
+a call's arguments and containers (``*xs`` at a call, ``**kwargs``, a structure's field):
+each helper is linear in the value it moves, so reverse mode over generated code needs
+that linear map's transpose, written here in NumPy and the helpers that are rows too.
+
+Before (a generated gradient)::          After (reverse mode over it)::
+
+    dxs = _sg.unpacked_part(g, xs, 1, 0)     dg = _sg.unpacked_part_transpose(ddxs, g, 1, 0)
+"""
+
+from __future__ import annotations
+
+from srcgrad.runtime.core import zeros_like
+
+__all__ = ["unpacked_part_transpose", "item_tangents_transpose", "field_part",
+           "dropped_nones"]
+
+
+def unpacked_part_transpose(part, g, start, after):
+    """Transpose of ``unpacked_part(g, xs, start, after)``: the cotangent ``part`` of
+    the unpacked items placed back at positions ``start .. len(g) - after`` of a
+    sequence shaped like ``g``, zeros elsewhere."""
+    out = [zeros_like(item) for item in g]
+    for i, item in enumerate(part):
+        out[start + i] = item
+    return tuple(out) if isinstance(g, tuple) else out
+
+
+def item_tangents_transpose(g, xs_dot):
+    """Transpose of ``item_tangents(xs_dot, xs)``: the items' cotangents as one list
+    (zeros for an item whose tangent was None)."""
+    return [zeros_like(x) if gi is None else gi for gi, x in zip(g, xs_dot)]
+
+
+def field_part(g, name):
+    """The sparse cotangent of a structure whose field ``name`` has cotangent ``g``
+    (transposes ``field_cotangent`` and ``field_tangent``)."""
+    return {name: g}
+
+
+def dropped_nones(g):
+    """A sparse dict cotangent without its ``None`` entries (keywords that carried no
+    derivative)."""
+    return {key: value for key, value in g.items() if value is not None}

@@ -1,0 +1,80 @@
+"""The runtime is closed under differentiation: every helper that generated code can call
+(``_sg.<name>`` in what the compiler and the rule rows emit) is a rule row, or one of the
+helpers still listed as compiled from source (a list that only shrinks); and the Hessian
+of a polynomial differentiates its gradient through rows only, with no guard on srcgrad's
+own names."""
+
+import pathlib
+import re
+import types
+
+import numpy as np
+
+import srcgrad as sg
+from srcgrad import runtime
+from srcgrad.rules import REGISTRY, load_optional_rows
+from srcgrad.rules.runtime_rules import COMPILED_FROM_SOURCE
+
+SRCGRAD = pathlib.Path(sg.__file__).parent
+# Names generated code calls that the compiler resolves before looking for a row: the
+# Variable read and attribute write (``modes.calls``), a guard's hand-over type and the
+# calls dispatched when they run (``__srcgrad_dispatch__``).
+_RESOLVED_BEFORE_ROWS = {"read_variable", "set_attribute", "Redirected", "unsuppressed"}
+
+
+def emitted_helpers():
+    """``{name: files}`` for every ``_sg.<name>`` the compiler, the modes and the rule
+    rows can emit (every source file of srcgrad outside the runtime itself)."""
+    found = {}
+    for path in SRCGRAD.rglob("*.py"):
+        if "runtime" in path.relative_to(SRCGRAD).parts:
+            continue
+        for name in re.findall(r"_sg\.([A-Za-z_]\w*)", path.read_text()):
+            found.setdefault(name, set()).add(path.name)
+    return found
+
+
+def test_every_emitted_helper_has_rows():
+    load_optional_rows()
+    missing, unknown = [], []
+    for name, files in sorted(emitted_helpers().items()):
+        helper = getattr(runtime, name, None)
+        if helper is None:
+            unknown.append((name, sorted(files)))
+            continue
+        if name in _RESOLVED_BEFORE_ROWS or getattr(helper, "__srcgrad_dispatch__", False):
+            continue
+        if not REGISTRY.knows(helper) and name not in COMPILED_FROM_SOURCE:
+            missing.append((name, sorted(files)))
+    assert not unknown, f"emitted names that srcgrad.runtime does not define: {unknown}"
+    assert not missing, ("runtime helpers generated code calls without rule rows (add rows "
+                         f"in srcgrad/rules/runtime_*rules.py): {missing}")
+
+
+def test_the_list_of_helpers_without_rows_only_shrinks():
+    load_optional_rows()
+    rowed = sorted(name for name in COMPILED_FROM_SOURCE
+                   if REGISTRY.knows(getattr(runtime, name)))
+    assert not rowed, f"helpers with rows still listed in COMPILED_FROM_SOURCE: {rowed}"
+    assert all(isinstance(getattr(runtime, name), types.FunctionType)
+               for name in COMPILED_FROM_SOURCE)
+
+
+def polynomial(x):
+    return np.sum(x ** 3 + np.sin(x) * x)
+
+
+def test_hessian_source_reads_like_a_gradient():
+    hessian = sg.hessian(polynomial)
+    x = np.array([0.3, -1.2, 2.0])
+    expected = np.diag(6 * x + 2 * np.cos(x) - x * np.sin(x))   # closed form
+    np.testing.assert_allclose(hessian(x), expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(hessian(x), expected, rtol=1e-12, atol=1e-12)  # called twice
+    source = sg.source(hessian)
+    assert "Guard" not in source and "_assumed_" not in source, source
+    # every _sg call is a helper with rows; nothing was compiled from the runtime's source
+    called = set(re.findall(r"_sg\.(\w+)\(", source))
+    assert called and all(REGISTRY.knows(getattr(runtime, name)) for name in called), called
+    defined = re.findall(r"^def (\w+)", source, re.M)
+    helpers = {name for name in dir(runtime) if not name.startswith("_")}
+    assert not [d for d in defined if d.rsplit("_jvp", 1)[0] in helpers], defined
