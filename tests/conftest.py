@@ -41,3 +41,23 @@ def directional_check(f, args, index, grad_value, eps=1e-6, rng=None):
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--rule-orders-full", action="store_true",
+                     help="run every rule row at orders 2 and 3 in every composition "
+                          "(tests/rules/test_rule_orders.py; CI runs a sample)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "rule_orders_full: the full matrix of rule rows at "
+                                       "orders 2 and 3 (run with --rule-orders-full)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--rule-orders-full"):
+        return
+    skip = pytest.mark.skip(reason="the full matrix runs with --rule-orders-full")
+    for item in items:
+        if "rule_orders_full" in item.keywords:
+            item.add_marker(skip)
