@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import linecache
 import threading
+import weakref
 from collections.abc import Mapping
 
 import numpy as np
@@ -104,22 +105,59 @@ def globals_of(function):
     return misses.srcgrad_namespace if type(misses) is _Misses else found
 
 
-def register(source, label, annotated=False):
+def register(source, label, annotated=False, owner=None):
     """The linecache-registered file name ``source`` is compiled under (``annotated``:
-    an entry already there, maybe annotated with the user's lines, is kept)."""
+    an entry already there, maybe annotated with the user's lines, is kept). With an
+    ``owner`` (the unit whose code it is), the entry lives as long as some owner of
+    that file name does; without one, for good."""
     digest = hashlib.sha1(source.encode()).hexdigest()[:10]
     filename = f"<srcgrad {label} {digest}>"
-    if annotated and filename in _LOADED_FILES and filename in linecache.cache:
-        return filename
-    lines = source.splitlines(keepends=True)
-    linecache.cache[filename] = (len(source), None, lines, filename)
-    _LOADED_FILES.add(filename)
+    with _OWNERS_LOCK:
+        if owner is None:
+            _PERMANENT.add(filename)
+        else:
+            _OWNERS[filename] = _OWNERS.get(filename, 0) + 1
+            weakref.finalize(owner, _release, filename)
+        if annotated and filename in _LOADED_FILES and filename in linecache.cache:
+            return filename
+        lines = source.splitlines(keepends=True)
+        linecache.cache[filename] = (len(source), None, lines, filename)
+        _LOADED_FILES.add(filename)
     return filename
 
 
-def load(source, label, namespace):
-    """Exec ``source`` into ``namespace`` under a linecache-registered file name."""
-    filename = register(source, label)
+# file name -> how many live owners registered it; the entries of ``_PERMANENT`` stay
+_OWNERS: dict[str, int] = {}
+_PERMANENT: set[str] = set()
+_OWNERS_LOCK = threading.RLock()   # (a finalizer may run while this thread holds it)
+RELEASE_HOOKS: list = []   # called with a file name whose last owner died
+
+
+def _release(filename):
+    """The last owner of ``filename`` died: drop what was kept for it (its linecache
+    entry, its compiled ``def``s), so generated code leaves nothing behind."""
+    with _OWNERS_LOCK:
+        left = _OWNERS.get(filename, 1) - 1
+        if left > 0:
+            _OWNERS[filename] = left
+            return
+        _OWNERS.pop(filename, None)
+        if filename in _PERMANENT:
+            return
+        _LOADED_FILES.discard(filename)
+        entry = linecache.cache.get(filename)
+        if entry is not None and entry[3] == filename:
+            del linecache.cache[filename]
+        for key in [key for key in _DEF_CODES if key[0] == filename]:
+            _DEF_CODES.pop(key, None)
+    for hook in RELEASE_HOOKS:
+        hook(filename)
+
+
+def load(source, label, namespace, owner=None):
+    """Exec ``source`` into ``namespace`` under a linecache-registered file name (kept
+    while ``owner`` lives: see ``register``)."""
+    filename = register(source, label, owner=owner)
     code = compile(source, filename, "exec")
     fast = getattr(namespace, "fast", None)
     if fast is None:

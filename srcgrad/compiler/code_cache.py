@@ -8,9 +8,16 @@ globals and defaults when what generation read from each closure cell is the sam
 - an ndarray (exactly ``numpy.ndarray``) of the same dtype and shape, or a float or
   complex of the same type: generated code reads these values when it runs (through
   the function's cells, ``codegen.loader.LiveGlobals``) and never from its source;
-- anything else (a function, a module, a list, an int, a Variable, a class...): the
-  very same object, since generation may have read it (its type, what calling it
-  compiles to, its items, whether a call can change it).
+- anything else (a function, a module, an int, a Variable, a class...): the very same
+  object, since generation may have read it (its type, what calling it compiles to,
+  its items, whether a call can change it). The template refers to it weakly (an int,
+  a string or None as it is): a closure's objects die with the closures. A cell holding
+  a list, dict or tuple (not weakly referable; it may hold large arrays) makes the code
+  not shared.
+
+Templates are kept per code object, weakly, and only for closures of a module's
+globals (``_shareable``): nothing they refer to leads back to their code object, so
+functions made from text with globals of their own are freed.
 
 What the unit assumed about names (``compiler.guards``) is checked on entry against the
 objects it was generated for, as for any unit; callees are linked only if each name
@@ -25,6 +32,7 @@ closure's cells.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import types
 import weakref
 
@@ -38,13 +46,16 @@ MAX_VARIANTS = 8   # templates kept per (code, kind, wrt)
 _TEMPLATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _SAME_TYPE = (float, complex, np.floating, np.complexfloating)
 _EMPTY = object()   # an empty cell
+_ATOMS = (bool, int, str, bytes)   # kept by the template as they are (small, no items)
+_DEFAULT_ATOMS = (type(None), bool, int, float, complex, str, bytes)
 
 
 @dataclasses.dataclass
 class Template:
     """What loading a unit for another function of the same code needs."""
 
-    cells: tuple            # per free variable: ("array", dtype, shape), ("type", t), ("is", obj)
+    cells: tuple            # per free variable: ("array", dtype, shape), ("type", t),
+    #                         ("is", an atom), ("weak", weakref to the object)
     defaults: tuple
     kwdefaults: dict
     node: object            # the parsed ``def`` (defaults' bindings are computed from it)
@@ -99,6 +110,8 @@ def remember(fn, kind, wrt, parsed, unit, callee_aliases, names_of):
         *aliases, callee_unit = entry
         callees.append((found[0], tuple(aliases), callee_unit.wrt, callee))
     cells = _describe_cells(fn)
+    if cells is None:
+        return
     default_values = getattr(parsed, "default_values", None)
     if default_values is None:
         default_values = defaults.default_bindings(fn, parsed.node)
@@ -129,28 +142,54 @@ def linked_callees(template, parsed, compile_callee):
 
 
 def _shareable(fn):
-    return (isinstance(fn, types.FunctionType) and not hasattr(fn, "__wrapped__")
-            and getattr(fn, "__srcgrad_lifted__", None) is None)
+    """Only closures share code (another function of a code object without cells is
+    rare), only those of a module's globals (a template holds the globals, which hold
+    the function that holds the code it is keyed by: globals made for one text,
+    ``exec(text, {})`` or ``sg.exec_source``, would never be freed), and only those
+    whose defaults are numbers, strings or None (a template keeps them, and an array
+    default would outlive its closures)."""
+    return (isinstance(fn, types.FunctionType) and fn.__closure__ is not None
+            and not hasattr(fn, "__wrapped__")
+            and getattr(fn, "__srcgrad_lifted__", None) is None
+            and _of_a_module(fn.__globals__)
+            and all(type(v) in _DEFAULT_ATOMS for v in (fn.__defaults__ or ())) and all(
+                type(v) in _DEFAULT_ATOMS for v in (fn.__kwdefaults__ or {}).values()))
+
+
+def _of_a_module(namespace):
+    module = sys.modules.get(namespace.get("__name__"))
+    return module is not None and getattr(module, "__dict__", None) is namespace
 
 
 def _describe_cells(fn):
+    """The cells' descriptions, or None when one cannot be kept (see ``_describe``)."""
     described = []
     for cell in fn.__closure__ or ():
         try:
             value = cell.cell_contents
         except ValueError:
-            described.append(("is", _EMPTY))
-            continue
-        described.append(_describe(value))
+            value = _EMPTY
+        found = _describe(value)
+        if found is None:
+            return None
+        described.append(found)
     return tuple(described)
 
 
 def _describe(value):
+    """How a cell's value must look for the template to fit: None when the template
+    would have to keep a container alive (a list may hold large arrays that outlive
+    the closures then), which makes the function's code not shared."""
     if type(value) is np.ndarray:
         return ("array", value.dtype, value.shape)
     if isinstance(value, _SAME_TYPE):
         return ("type", type(value))
-    return ("is", value)
+    if value is None or value is _EMPTY or type(value) in _ATOMS:
+        return ("is", value)
+    try:
+        return ("weak", weakref.ref(value))   # a function, class, module, object: its identity
+    except TypeError:
+        return None
 
 
 def _cells_match(fn, described):
@@ -164,6 +203,9 @@ def _cells_match(fn, described):
             value = _EMPTY
         if kind == "is":
             if value is not facts[0]:
+                return False
+        elif kind == "weak":
+            if value is not facts[0]():   # (a dead referent matches nothing alive)
                 return False
         elif kind == "array":
             if type(value) is not np.ndarray or value.dtype != facts[0] \

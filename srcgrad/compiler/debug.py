@@ -29,6 +29,7 @@ import traceback
 
 import numpy as np
 
+from srcgrad.codegen import loader
 from srcgrad.frontend.freshness import unwrap_own
 
 _BACKWARD_MARK = "# Backward sweep"
@@ -91,6 +92,9 @@ def _entry(unit):
                                               unit.filename)
     _ANNOTATED[unit.filename] = found = (entry, set())
     return found
+
+
+loader.RELEASE_HOOKS.append(lambda filename: _ANNOTATED.pop(filename, None))
 
 
 def _print_exception(exc_type, exc, tb):

@@ -165,7 +165,8 @@ def _load(unit, parsed, module, links):
     unit.namespace.update(parsed.injected)
     unit.namespace.update(getattr(parsed, "default_values", None)
                           or defaults.default_bindings(parsed.fn, parsed.node))
-    unit.filename = loader.load(module.source, unit.fn.__qualname__ + " jvp", unit.namespace)
+    unit.filename = loader.load(module.source, unit.fn.__qualname__ + " jvp", unit.namespace,
+                                owner=unit)
     debug.annotate_lines(unit)
     unit.functions = {"jvp": unit.namespace[module.functions["jvp"]]}
     unit.jvp.source = unit.source

@@ -244,7 +244,8 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
     default_values = getattr(parsed, "default_values", None)
     unit.namespace.update(default_values if default_values is not None
                           else defaults.default_bindings(parsed.fn, parsed.node))
-    unit.filename = loader.register(module.source, unit.fn.__qualname__, annotated=True)
+    unit.filename = loader.register(module.source, unit.fn.__qualname__, annotated=True,
+                                    owner=unit)
     for role, alias in module.functions.items():
         if role.startswith("scalar_"):
             unit.namespace[alias] = _ScalarVariant(unit, role[len("scalar_"):], alias)

@@ -219,7 +219,7 @@ def _load(unit, texts):
     source = f"def _variants({free}):\n" + "\n".join(nested) + \
         f"    return {', '.join(names.values())},\n"
     namespace = {}
-    loader.load(source, f"{unit.fn.__name__} implicit", namespace)
+    loader.load(source, f"{unit.fn.__name__} implicit", namespace, owner=unit)
     codes = {c.co_name: c for c in namespace["_variants"].__code__.co_consts
              if isinstance(c, types.CodeType)}
     functions = {}

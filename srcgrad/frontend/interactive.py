@@ -16,10 +16,12 @@ from __future__ import annotations
 import itertools
 import linecache
 import threading
+import types
+import weakref
 from typing import Any
 
 _COUNTER = itertools.count(1)
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()   # (a finalizer may run while this thread holds it)
 
 WAYS_IN = (
     "srcgrad reads the source of the functions it differentiates; it can when they are "
@@ -55,10 +57,37 @@ def exec_source(text: str, namespace: dict[str, Any] | None = None,
                              "give exec_source another filename")
         code = compile(text, filename, "exec")
         # mtime None: linecache.checkcache keeps the entry (there is no file to check).
-        linecache.cache[filename] = (len(text), None, lines, filename)
+        entry = linecache.cache[filename] = (len(text), None, lines, filename)
     namespace = {"__name__": "__srcgrad_source__"} if namespace is None else namespace
+    _drop_with_its_code(filename, entry, code)
     exec(code, namespace)
     return namespace
+
+
+def _drop_with_its_code(filename, entry, code):
+    """Keep the text in ``linecache`` while a function or class defined by it may still
+    run (while the code objects nested in ``code`` live), no longer: text run once per
+    cell or per generated model leaves nothing behind."""
+    nested = [c for c in _nested_codes(code)]
+    if not nested:
+        return
+    alive = [len(nested)]
+
+    def one_died():
+        with _LOCK:
+            alive[0] -= 1
+            if alive[0] == 0 and linecache.cache.get(filename) is entry:
+                del linecache.cache[filename]
+
+    for inner in nested:
+        weakref.finalize(inner, one_died)
+
+
+def _nested_codes(code):
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield const
+            yield from _nested_codes(const)
 
 
 __all__ = ["exec_source"]
