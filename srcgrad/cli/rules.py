@@ -21,7 +21,10 @@ def add_parser(subparsers):
 
 
 def rule_modes(rule):
-    """The modes a row supports: reverse with an adjoint, forward with a tangent."""
+    """The modes a row supports: reverse with an adjoint, forward with a tangent; a row
+    with neither refuses a derivative through its parameters (``slice``'s bounds)."""
+    if not rule.adjoints and rule.tangent is None and rule.refuses:
+        return ["refused where a derivative flows"]
     modes = []
     if rule.adjoints:
         modes.append("reverse")

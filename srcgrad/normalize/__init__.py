@@ -2,7 +2,8 @@
 
 Passes run in order (each in its own module, one rewrite each): ``nested_derivatives``
 (lifts local functions given to ``sg.grad``...) -> ``partials`` (a global
-``functools.partial`` called as what it wraps) -> ``sequence_operands`` (lists given to
+``functools.partial`` called as what it wraps) -> ``index_objects`` (``np.r_[x, c]``
+as the join it is) -> ``sequence_operands`` (lists given to
 elementwise NumPy functions become arrays) -> ``local_functions`` (collects nested
 ``def``s) -> ``exceptions`` (``except`` handlers' code after the ``try``) -> ``desugar``
 -> ``control_flow`` -> ``variables`` (eager units) -> ``anf`` (with ``expansions`` and
@@ -40,6 +41,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.branch_tests import freeze_branch_tests
     from srcgrad.normalize.exceptions import lower_handlers
     from srcgrad.normalize.frozen_distributions import call_frozen_methods
+    from srcgrad.normalize.index_objects import rewrite_index_objects
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
     from srcgrad.normalize.nested_derivatives import lift_local_derivatives
@@ -54,6 +56,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
         lower_nested_vjps(parsed, namer)
         lift_local_derivatives(parsed, namer)
     call_partials(parsed)
+    rewrite_index_objects(parsed)
     convert_sequence_operands(parsed)
     local_functions = collect_local_functions(parsed, namer)
     node.body = lower_handlers(node.body, namer)

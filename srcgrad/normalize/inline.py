@@ -34,6 +34,7 @@ from srcgrad import syntax
 from srcgrad.errors import TransformError
 from srcgrad.frontend.fence import check_function
 from srcgrad.frontend.parse import parse_function
+from srcgrad.normalize.index_objects import rewrite_index_objects
 from srcgrad.normalize.partials import call_partials
 from srcgrad.syntax import gast
 
@@ -73,6 +74,7 @@ class Inliner:
         self.namer.reserve(free)
         node = syntax.clone(node)
         call_partials(self.parsed, node)   # (the normalization before inlining)
+        rewrite_index_objects(self.parsed, node)
         return node, fn
 
     def _eligible(self, fn):

@@ -7,6 +7,7 @@ that never calls it should not pay. ``load_optional_rows`` registers them all.""
 from srcgrad.rules import (  # noqa: F401
     builtins_math,
     containers,
+    index_tricks,
     nondiff,
     numpy_elementwise,
     numpy_fft,

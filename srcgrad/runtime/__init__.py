@@ -24,6 +24,7 @@ from srcgrad.runtime.fft_adjoints import *  # noqa: F403
 from srcgrad.runtime.floats import *  # noqa: F403
 from srcgrad.runtime.fused import *  # noqa: F403
 from srcgrad.runtime.guards import *  # noqa: F403
+from srcgrad.runtime.index_tricks import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.linalg_tangents import *  # noqa: F403
 from srcgrad.runtime.ode_adjoints import *  # noqa: F403

@@ -1,0 +1,141 @@
+"""Subscripts of NumPy and SciPy objects that are not arrays, written as what they do.
+
+``np.r_[x, c]`` is a join of ``x`` and ``c``, not an item of ``np.r_``: read as an item,
+``x`` got no derivative (a silent zero). Each such subscript is rewritten by the object
+it reads (resolved now, recorded as an assumption, hence guarded), its slices written as
+``slice(...)`` calls (a row that refuses a bound carrying a derivative)::
+
+    np.r_[x, 0:3]        ->   _sg.concat_items(np.r_, (x, slice(0, 3, None)))   (a row)
+    np.c_[a, b]          ->   _sg.concat_items(np.c_, (a, b))
+    np.s_[1:, i]         ->   (slice(1, None, None), i)         (the key itself)
+    np.index_exp[i]      ->   (i,)
+    np.mgrid[0:2, 0:3]   ->   _sg.grid_items(np.mgrid, (slice(0, 2, None), ...))   (constants)
+    other_obj[key]       ->   _sg.library_item(other_obj, key)   (refused if key varies)
+    dict(a=x, b=y)       ->   {'a': x, 'b': y}                  (the builtin's record)
+
+Arrays, NumPy scalars, lists, tuples, dicts, strings, ranges and classes (``np.ndarray[...]``
+in an annotation) read by subscript stay subscripts; so do objects of other libraries and
+of the user.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from srcgrad import syntax
+from srcgrad.syntax import gast
+
+_DATA = (np.ndarray, np.generic, list, tuple, dict, str, bytes, range, type)
+
+
+def rewrite_index_objects(parsed, node=None):
+    """Rewrite ``node`` (``parsed.node``, or a function inlined into it, which reads the
+    same globals) in place as the module docstring shows."""
+    root = parsed.node if node is None else node
+    groups = syntax.by_type(syntax.walk(root))
+    subscripts = groups.get(gast.Subscript, ())
+    if not subscripts:
+        return
+    local = {n.id for n in groups.get(gast.Name, ())
+             if isinstance(n.ctx, (gast.Store, gast.Param, gast.Del))}
+    found = {}
+    for sub in subscripts:
+        dotted = syntax.dotted_name(sub.value)
+        if not isinstance(sub.ctx, gast.Load) or dotted is None \
+                or dotted.split(".")[0] in local or dotted.startswith("_sg."):
+            continue
+        try:
+            obj = parsed.resolve(dotted)
+        except KeyError:
+            continue
+        if _replacement(sub, obj) is not None:
+            parsed.assume(dotted)
+            found[id(sub)] = obj
+    for call in groups.get(gast.Call, ()):
+        if isinstance(call.func, gast.Name) and call.func.id == "dict" and "dict" not in local \
+                and _dict_display(call) is not None and _is_builtin_dict(parsed):
+            found[id(call)] = dict
+    if found:
+        _Replace(found).visit(root)
+
+
+def _replacement(node, obj):
+    if isinstance(obj, _DATA):
+        return None
+    module = type(obj).__module__ or ""
+    if module.split(".")[0] not in ("numpy", "scipy"):
+        return None
+    key = _key(node.slice)
+    kind = type(obj).__mro__
+    names = {k.__name__ for k in kind}
+    if "AxisConcatenator" in names:
+        return _call("_sg.concat_items", node.value, key)
+    if "IndexExpression" in names:
+        if getattr(obj, "maketuple", False) and not isinstance(key, gast.Tuple):
+            return gast.Tuple(elts=[key], ctx=gast.Load())
+        return key
+    if "nd_grid" in names:
+        return _call("_sg.grid_items", node.value, key)
+    return _call("_sg.library_item", node.value, key)
+
+
+def _call(helper, base, key):
+    return gast.Call(func=syntax.quote_expr(helper), args=[base, key], keywords=[])
+
+
+def _key(index):
+    if isinstance(index, gast.Tuple):
+        return gast.Tuple(elts=[_part(elt) for elt in index.elts], ctx=gast.Load())
+    return _part(index)
+
+
+def _part(part):
+    if not isinstance(part, gast.Slice):
+        return part
+    bounds = [syntax.const(None) if b is None else b for b in (part.lower, part.upper, part.step)]
+    return gast.Call(func=gast.Name(id="slice", ctx=gast.Load(), annotation=None,
+                                    type_comment=None), args=bounds, keywords=[])
+
+
+def _is_builtin_dict(parsed):
+    try:
+        obj = parsed.resolve("dict")
+    except KeyError:
+        return False
+    if obj is dict:
+        parsed.assume("dict")
+    return obj is dict
+
+
+def _dict_display(call):
+    """``dict(a=x, b=y)`` -> ``{'a': x, 'b': y}``; ``dict({...}, c=z)`` -> one display;
+    None for another form (pairs, a mapping named: a call, refused where it matters)."""
+    if any(k.arg is None for k in call.keywords) or len(call.args) > 1 or (
+            call.args and not isinstance(call.args[0], gast.Dict)):
+        return None
+    keys, values = [], []
+    if call.args:
+        if any(key is None for key in call.args[0].keys):
+            return None
+        keys, values = list(call.args[0].keys), list(call.args[0].values)
+    keys += [syntax.const(k.arg) for k in call.keywords]
+    values += [k.value for k in call.keywords]
+    return gast.Dict(keys=keys, values=values)
+
+
+class _Replace(gast.NodeTransformer):
+    def __init__(self, found):
+        self.found = found
+
+    def visit_Subscript(self, node):
+        found = id(node) in self.found
+        obj = self.found.get(id(node))
+        self.generic_visit(node)   # (a subscript in the key first)
+        if not found:
+            return node
+        return gast.copy_location(_replacement(node, obj), node)
+
+    def visit_Call(self, node):
+        found = id(node) in self.found
+        self.generic_visit(node)
+        return gast.copy_location(_dict_display(node), node) if found else node
