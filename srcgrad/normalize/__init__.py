@@ -8,7 +8,7 @@ elementwise NumPy functions become arrays) -> ``local_functions`` (collects nest
 ``def``s) -> ``exceptions`` (``except`` handlers' code after the ``try``) -> ``desugar``
 -> ``control_flow`` -> ``variables`` (eager units) -> ``anf`` (with ``expansions`` and
 ``inline``) -> ``frozen_distributions`` -> ``tuples`` -> ``aliased_writes`` ->
-``branch_tests`` -> ``rename``.
+``branch_tests`` -> ``rename`` -> ``raising`` (marks what dead code elimination keeps).
 The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls,
 ``if name:``, ``for name in atom:``, ``while name:``, ``with``, ``try``/``finally``,
 ``try`` with handlers that only assign names (``exceptions``), a trailing
@@ -48,6 +48,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.nested_tapes import lower_nested_tapes
     from srcgrad.normalize.nested_vjp import lower_nested_vjps
     from srcgrad.normalize.partials import call_partials
+    from srcgrad.normalize.raising import mark_raising
     from srcgrad.normalize.sequence_operands import convert_sequence_operands
 
     node = parsed.node
@@ -70,4 +71,5 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     node.body = follow_aliased_writes(node.body, syntax.param_names(node.args), parsed, namer)
     node.body = freeze_branch_tests(node.body, namer)
     node.body = rename.rename_reassignments(node.body, syntax.param_names(node.args), namer)
+    node.body = mark_raising(node.body, parsed)
     return node

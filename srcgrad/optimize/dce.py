@@ -65,7 +65,8 @@ def _is_dead(node, live_after):
 
 def _removable(stmt):
     """Can ``stmt`` go when nothing reads what it defines?"""
-    if not isinstance(stmt, gast.Assign) or getattr(stmt, "saved", None):
+    if not isinstance(stmt, gast.Assign) or getattr(stmt, "saved", None) \
+            or getattr(stmt, "may_raise", False):   # (the user's code: ``normalize.raising``)
         return False
     return _is_pure(stmt.value) and all(
         isinstance(t, (gast.Name, gast.Tuple)) for t in stmt.targets)

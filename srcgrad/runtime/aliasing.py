@@ -99,8 +99,9 @@ def shares(written, other, depth=0):
 
 def private_copy(value, others=(), line=None):
     """A copy of an argument the function writes into (arrays, lists, dicts and tuples
-    copied all the way down); refused when another argument shares its storage, since
-    the compiler reads each argument as its own value."""
+    copied all the way down; a read-only array's copy is read-only); refused when
+    another argument shares its storage, since the compiler reads each argument as its
+    own value."""
     for other in others:
         if shares(value, other) or shares(other, value):
             where = f" (line {line})" if line is not None else ""
@@ -113,7 +114,10 @@ def private_copy(value, others=(), line=None):
 
 def _copy(value):
     if isinstance(value, np.ndarray):
-        return value.copy()
+        copy = value.copy()
+        if not value.flags.writeable:   # a write into it raises, as into the argument
+            copy.flags.writeable = False
+        return copy
     if isinstance(value, list):
         return [_copy(item) for item in value]
     if isinstance(value, dict):
