@@ -36,7 +36,9 @@ defelementwise(math.gamma, "ans * _sg.scalar_digamma(x)")
 defelementwise(math.degrees, "180 / math.pi")
 defelementwise(math.radians, "math.pi / 180")
 
-defelementwise(builtins.abs, "_sg.sign(x)")
+# |z| of a complex number is not holomorphic: its own row, as ``np.absolute``'s.
+defadjoint(builtins.abs, "x", x="g * _sg.abs_partial(x)",
+           tangent={"x": "np.real(x_dot * _sg.abs_partial(x))"})
 defelementwise(builtins.float, "1")
 defelementwise(builtins.pow, "y * x ** (y - 1)", "_sg.power_exponent_partial(x, ans)")
 defelementwise(builtins.max, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)",

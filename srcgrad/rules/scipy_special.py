@@ -79,8 +79,13 @@ def _register_more():
                      refuses=("v",))
     _elementwise("iv", None, "(_sg.bessel('iv', v - 1, x) + _sg.bessel('iv', v + 1, x)) / 2",
                  params=("v", "x"), refuses=("v",))
-    _elementwise("ive", None, "(_sg.bessel('ive', v - 1, x) + _sg.bessel('ive', v + 1, x)) "
-                 "/ 2 - np.sign(x) * ans", params=("v", "x"), refuses=("v",))
+    # ive(v, z) = iv(v, z) exp(-|Re z|): holomorphic times a function of Re z, so the
+    # second term pairs with Re(dz) only (the two agree for real z).
+    _ive_holomorphic = "(_sg.bessel('ive', v - 1, x) + _sg.bessel('ive', v + 1, x)) / 2"
+    _ive_real = "np.sign(np.real(x)) * ans"
+    defadjoint(sp.ive, "v, x", broadcasts=True, refuses=("v",), name="scipy.special.ive",
+               x=f"g * {_ive_holomorphic} - np.real(g * {_ive_real})",
+               tangent={"x": f"x_dot * {_ive_holomorphic} - {_ive_real} * np.real(x_dot)"})
     _elementwise("kv", None, "-(_sg.bessel('kv', v - 1, x) + _sg.bessel('kv', v + 1, x)) / 2",
                  params=("v", "x"), refuses=("v",))
     _elementwise("i0e", "_sg.bessel('i1e', x) - np.sign(x) * ans")

@@ -13,6 +13,7 @@ from srcgrad.runtime.core import (
     _float_dtype,
     as_array,
     is_duck_array,
+    sign,
     unbroadcast,
 )
 
@@ -51,7 +52,13 @@ def clip_bound_partial(a, a_min, a_max, low, high, upper):
 
 
 def power_exponent_partial(x, ans):
-    """d(x**y)/dy = log(x) * x**y, taken as 0 where x == 0."""
+    """d(x**y)/dy = log(x) * x**y, taken as 0 where x == 0. A complex power (complex
+    ``x`` or a complex result) takes the principal log, which NumPy's power uses; a real
+    one has no derivative in ``y`` where ``x < 0`` (taken as 0 there too)."""
+    if np.iscomplexobj(x) or np.iscomplexobj(ans):
+        x = as_array(x, complex)
+        safe = np.where(x != 0, x, 1.0)
+        return np.where(x != 0, np.log(safe), 0.0) * ans
     x = as_array(x, float)
     safe = np.where(x > 0, x, 1.0)
     return np.where(x > 0, np.log(safe), 0.0) * ans
@@ -60,7 +67,7 @@ def power_exponent_partial(x, ans):
 def abs_partial(x):
     """d|x|/dx as a cotangent factor: sign(x) for reals, conj(x)/|x| for complex (0 at 0)."""
     if not np.iscomplexobj(x):
-        return np.sign(x)
+        return sign(x) if isinstance(x, (int, float)) else np.sign(x)
     magnitude = np.abs(x)
     return np.conj(x) / np.where(magnitude == 0, 1, magnitude)
 
@@ -85,7 +92,7 @@ def angle_adjoint(g, z):
 
 
 def sinc_partial(x, ans):
-    x = as_array(x, float)
+    x = as_array(x, complex if np.iscomplexobj(x) else float)
     safe = np.where(x == 0, 1.0, x)
     return np.where(x == 0, 0.0, (np.cos(np.pi * safe) - ans) / safe)
 
@@ -202,7 +209,7 @@ def prod_adjoint(g, a, ans, axis, keepdims):
         return g_full * ans_full / a
     # With zeros: product of the others, computed directly along the axis.
     axes = tuple(range(a.ndim)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    out = np.empty_like(a, dtype=float)
+    out = np.empty_like(a, dtype=np.result_type(a, 0.0))
     for index in np.ndindex(a.shape):
         others = a.copy()
         others[index] = 1.0
@@ -233,7 +240,8 @@ def prod_adjoint_tangent(g, a_dot, a, axis, keepdims):
     ``sum_{j != i} a_dot_j prod_{k != i, j} a_k`` (its ``ans`` argument is that same
     product, so it carries no derivative of its own). NumPy only: it tests ``a`` for
     zeros and loops over its elements."""
-    a = np.asanyarray(a, dtype=float)
+    a = np.asanyarray(a)
+    a = a.astype(np.result_type(a, 0.0), copy=False)     # a complex ``a`` stays complex
     a_dot = np.broadcast_to(a_dot, a.shape)
     g_full = _expand(g, a, axis, keepdims)
     if np.all(a != 0):
@@ -241,7 +249,7 @@ def prod_adjoint_tangent(g, a_dot, a, axis, keepdims):
         ratios = a_dot / a
         total = _expand(np.sum(ratios, axis=axis, keepdims=True), a, axis, True)
         return g_full * others * (total - ratios)
-    out = np.empty(a.shape, dtype=float)
+    out = np.empty(a.shape, dtype=np.result_type(a, a_dot))
     ones = np.ones(np.shape(np.prod(a, axis=axis, keepdims=keepdims)))
     for index in np.ndindex(a.shape):
         others, others_dot = a.copy(), a_dot.copy()

@@ -5,6 +5,14 @@ forward and reverse mode AD" (2008), and the eigen/SVD/QR literature cited per f
 Symmetric and triangular factorizations read one triangle of their input (as LAPACK
 does), so their cotangents live in that triangle: the derivative of the function NumPy
 actually computes.
+
+Complex matrices. A cotangent ``G`` of a complex ``A`` pairs as ``Re sum(G * dA)``
+(autograd's convention). Functions analytic in ``A`` (``inv``, ``solve``, ``det``,
+``matrix_power``, ``eig``...) then keep their real formulas with plain transposes ``T``.
+The others (``svd``, ``eigh``, ``cholesky``, ``qr``, ``pinv``, norms, ``slogdet``) involve
+``A^H``: their formulas are written in the convention of the complex-AD literature,
+``dL = Re tr(G_c^H dA)`` with Hermitian transposes ``H``, for ``G_c = conj(G)``, and
+conjugated back (``_conjugated``). For real matrices ``H`` is ``T`` and nothing changes.
 """
 
 from __future__ import annotations
@@ -16,6 +24,15 @@ from srcgrad.runtime.core import as_array, restructure
 
 def T(x):
     return np.swapaxes(x, -1, -2)
+
+
+def H(x):
+    """The conjugate transpose (``T`` for a real stack)."""
+    return np.conj(T(x)) if np.iscomplexobj(x) else T(x)
+
+
+def _conj(x):
+    return np.conj(x) if np.iscomplexobj(x) else x
 
 
 def _add2d(x):
@@ -35,13 +52,22 @@ def det_tangent(a_dot, a, ans):
 
 
 def slogdet_adjoint(g, a, ans):
-    g = restructure(g, ans)
-    return _add2d(g[1]) * T(np.linalg.inv(a))
+    """``t = tr(A^-1 dA)``: ``d logabsdet = Re t`` and ``d sign = i sign Im t`` (a
+    complex sign; a real one is constant), so ``G = (Re g1 + i Im(g0 sign)) A^-T``."""
+    sign = ans[0]
+    g_sign, g_log = restructure(g, ans)
+    scale = np.real(g_log)
+    if np.iscomplexobj(sign):
+        scale = scale + 1j * np.imag(g_sign * sign)
+    return _add2d(scale) * T(np.linalg.inv(a))
 
 
 def slogdet_tangent(a_dot, a, ans):
     sign, _ = ans
-    return (np.zeros_like(sign), np.trace(np.linalg.solve(a, a_dot), axis1=-2, axis2=-1))
+    t = np.trace(np.linalg.solve(a, a_dot), axis1=-2, axis2=-1)
+    if np.iscomplexobj(sign):
+        return (1j * sign * np.imag(t), np.real(t))
+    return (np.zeros_like(sign), np.real(t))
 
 
 def inv_adjoint(g, ans):
@@ -49,11 +75,13 @@ def inv_adjoint(g, ans):
 
 
 def pinv_adjoint(g, a, ans):
+    """The transpose of ``pinv_tangent`` (constant rank); ``A^H`` enters its last two
+    terms, so a complex ``A`` conjugates them."""
     m, n = np.shape(a)[-2:]
-    eye_m, eye_n = np.eye(m), np.eye(n)
-    return T(-ans @ T(g) @ ans
-             + ans @ T(ans) @ g @ (eye_m - a @ ans)
-             + (eye_n - ans @ a) @ g @ T(ans) @ ans)
+    p = ans
+    return (-T(p) @ g @ T(p)
+            + _conj((np.eye(m) - a @ p) @ T(g) @ p @ H(p))
+            + _conj(H(p) @ p @ T(g) @ (np.eye(n) - p @ a)))
 
 
 def _as_matrix(b, a):
@@ -81,49 +109,74 @@ def norm_adjoint(g, x, ans, ord, axis, keepdims):
     if not keepdims:
         for ax in sorted(np.atleast_1d(axes) % x.ndim):
             g, ans = np.expand_dims(g, ax), np.expand_dims(ans, ax)
+    g = np.real(g)          # a norm is real: the imaginary part of g pairs with nothing
     if ord in (None, "fro") or (ord == 2 and not matrix):
         return g * np.conj(x) / np.where(ans == 0, 1, ans)
-    if matrix and ord in ("nuc", 2):
-        moved = np.moveaxis(x, axes, (-2, -1))
-        u, s, vt = np.linalg.svd(moved, full_matrices=False)
-        if ord == 2:
-            u, vt = u[..., :, :1], vt[..., :1, :]
-        return g * np.moveaxis(u @ vt, (-2, -1), axes)
     if matrix:
-        raise NotImplementedError(f"the derivative of the matrix norm with ord={ord!r}")
-    if ord == np.inf:
+        return g * _matrix_norm_gradient(x, ord, axes)
+    # d|x| = Re(conj(sign x) dx), sign x = x / |x| (NumPy's complex sign).
+    direction = np.conj(np.sign(x))
+    if ord in (np.inf, -np.inf):
         winners = np.abs(x) == ans
-        return g * np.sign(x) * winners / np.sum(winners, axis=axes, keepdims=True)
+        return g * direction * winners / np.sum(winners, axis=axes, keepdims=True)
+    if ord == 0:            # the count of nonzero entries: piecewise constant
+        return g * np.zeros(np.shape(x))
     if ord == 1:
-        return g * np.sign(x)
-    if not ord > 1:
-        raise NotImplementedError(f"the derivative of the vector norm with ord={ord!r}")
-    return g * np.sign(x) * np.abs(x) ** (ord - 1) / ans ** (ord - 1)
+        return g * direction
+    return g * direction * np.abs(x) ** (ord - 1) / ans ** (ord - 1)
 
 
-def _triangle_cotangent(full, uplo):
-    """A symmetric cotangent moved onto the one triangle LAPACK read."""
-    sym = (full + T(full)) / 2
-    tri = np.tril(np.ones(sym.shape[-2:]), -1) if uplo == "L" else np.triu(
-        np.ones(sym.shape[-2:]), 1)
-    return sym * np.eye(sym.shape[-1]) + 2 * sym * tri
+def _matrix_norm_gradient(x, ord, axes):
+    """The gradient of one matrix norm at each matrix of ``x`` (over ``axes``):
+    ``d ||A||_* = Re tr(V U^H dA)`` and each singular value ``d s_i = Re(u_i^H dA v_i)``;
+    the 1- and inf-norms are the largest (or smallest) column or row sum of ``|A|``."""
+    moved = np.moveaxis(x, axes, (-2, -1))
+    if ord in ("nuc", 2, -2):
+        u, s, vt = np.linalg.svd(moved, full_matrices=False)
+        if ord in (2, -2):
+            pick = slice(0, 1) if ord == 2 else slice(-1, None)
+            u, vt = u[..., :, pick], vt[..., pick, :]
+        return np.moveaxis(np.conj(u @ vt), (-2, -1), axes)
+    if ord not in (1, -1, np.inf, -np.inf):
+        raise NotImplementedError(f"the derivative of the matrix norm with ord={ord!r}")
+    by_rows = ord in (np.inf, -np.inf)    # inf: rows; 1: columns
+    sums = np.sum(np.abs(moved), axis=-1 if by_rows else -2, keepdims=True)
+    best = (np.max if ord > 0 else np.min)(sums, axis=-2 if by_rows else -1, keepdims=True)
+    winners = (sums == best) / np.sum(sums == best, axis=-2 if by_rows else -1, keepdims=True)
+    return np.moveaxis(np.conj(np.sign(moved)) * winners, (-2, -1), axes)
+
+
+def _triangle_cotangent(full, uplo, hermitian=True):
+    """The cotangent of the full matrix a routine built from one triangle of its input
+    (``uplo``), moved onto that triangle: a Hermitian routine reads ``M = L + L^H +
+    Re(diag)``, so the other triangle's cotangent arrives conjugated and the diagonal's
+    is real; a complex-symmetric one (``hermitian=False``) reads ``M = L + L^T + diag``."""
+    other = np.conj(T(full)) if hermitian and np.iscomplexobj(full) else T(full)
+    strict = np.tril(full + other, -1) if uplo == "L" else np.triu(full + other, 1)
+    diagonal = np.real(full) if hermitian else full
+    return strict + diagonal * np.eye(np.shape(full)[-1])
+
+
+def _gaps(w):
+    """``F_ij = 1 / (w_j - w_i)`` off the diagonal, 0 on it."""
+    eye = np.eye(np.shape(w)[-1])
+    return (1 - eye) / (w[..., None, :] - w[..., :, None] + eye)
 
 
 def eigh_adjoint(g, ans, uplo):
+    """``A = V diag(w) V^H``: ``G_c = V (diag(gw) + F o (V^H gV_c)) V^H`` (the phase of
+    each eigenvector is free, so ``diag(V^H gV_c)`` pairs with nothing)."""
     w, v = ans
     gw, gv = restructure(g, ans)
-    out = v @ (as_array(gw)[..., :, None] * T(v))
+    out = v @ (np.real(as_array(gw))[..., :, None] * H(v))
     if np.any(gv):
-        diff = w[..., None, :] - w[..., :, None]
-        off = 1 - np.eye(w.shape[-1])
-        f = off / (diff + np.eye(w.shape[-1]))
-        out = out + v @ (f * (T(v) @ gv)) @ T(v)
-    return _triangle_cotangent(np.real(out) if not np.iscomplexobj(v) else out, uplo)
+        out = out + v @ (_gaps(w) * (H(v) @ _conj(gv))) @ H(v)
+    return _triangle_cotangent(_conj(out) if np.iscomplexobj(v) else np.real(out), uplo)
 
 
 def eigvalsh_adjoint(g, a, uplo):
     _, v = np.linalg.eigh(a, UPLO=uplo)
-    return _triangle_cotangent(v @ (g[..., :, None] * T(v)), uplo)
+    return _triangle_cotangent(_conj(v @ (np.real(g)[..., :, None] * H(v))), uplo)
 
 
 def eig_adjoint(g, a, ans):
@@ -148,59 +201,73 @@ def eigvals_adjoint(g, a):
 
 
 def cholesky_adjoint(g, ans, upper):
-    """Iain Murray, arXiv:1602.07527; the cotangent lands in the triangle read."""
-    L = T(ans) if upper else ans
-    gL = T(g) if upper else g
-    phi = np.tril(T(L) @ gL)
+    """Iain Murray, arXiv:1602.07527 (``A = L L^H``): ``phi = Phi(L^H gL_c)``, ``G_c =
+    L^-H phi L^-1``; the cotangent lands in the triangle read. ``U = L^H`` when ``upper``,
+    so its cotangent ``g`` is ``L``'s as ``gL_c = g^T``."""
+    L = H(ans) if upper else ans
+    gL = T(g) if upper else _conj(g)
+    phi = np.tril(H(L) @ gL)
     phi = phi - 0.5 * phi * np.eye(L.shape[-1])
-    S = np.linalg.solve(T(L), T(np.linalg.solve(T(L), T(phi))))
-    return _triangle_cotangent(S, "U" if upper else "L")
+    S = np.linalg.solve(H(L), H(np.linalg.solve(H(L), H(phi))))
+    return _triangle_cotangent(_conj(S), "U" if upper else "L")
 
 
 def cholesky_tangent(a_dot, ans, upper):
-    """``L_dot = L phi(L^-1 A_dot L^-T)``, ``phi`` the lower triangle with half its
-    diagonal; ``A_dot`` the symmetric matrix read from the triangle the factorization read."""
-    factor = T(ans) if upper else ans
+    """``L_dot = L phi(L^-1 A_dot L^-H)``, ``phi`` the lower triangle with half its
+    diagonal; ``A_dot`` the Hermitian matrix read from the triangle the factorization read."""
+    factor = H(ans) if upper else ans
     sym = _symmetric_from(a_dot, lower=not upper)
-    inner = np.linalg.solve(factor, T(np.linalg.solve(factor, sym)))
+    inner = np.linalg.solve(factor, H(np.linalg.solve(factor, sym)))
     phi = np.tril(inner) - 0.5 * np.eye(np.shape(inner)[-1]) * inner
     factor_dot = factor @ phi
-    return T(factor_dot) if upper else factor_dot
+    return H(factor_dot) if upper else factor_dot
 
 
-def _symmetric_from(m, lower):
+def _symmetric_from(m, lower, hermitian=True):
+    """The matrix a routine builds from one triangle of ``m``: Hermitian (the diagonal's
+    imaginary part ignored, as LAPACK does) or, with ``hermitian=False``, symmetric."""
     part = np.tril(m, -1) if lower else np.triu(m, 1)
+    if hermitian and np.iscomplexobj(m):
+        return part + H(part) + np.eye(np.shape(m)[-1]) * np.real(m)
     return part + T(part) + np.eye(np.shape(m)[-1]) * m
 
 
 def svd_adjoint(g, a, ans, full_matrices, compute_uv):
-    """Townsend, "Differentiating the singular value decomposition" (2016)."""
+    """Townsend, "Differentiating the singular value decomposition" (2016), for complex
+    ``A = U S V^H`` as in Wan & Zhang (arXiv:1909.02659): with ``F_ij = 1 / (s_j^2 -
+    s_i^2)``, ``K = U^H gU_c`` and ``K_v = V^H gV_c``, ``G_c = U ((F o (K - K^H)) S + S (F o
+    (K_v - K_v^H)) + diag(gs + i Im(diag K) / s)) V^H`` plus the parts of ``gU``, ``gV``
+    outside the span of ``U``, ``V`` (tall or wide ``A``). ``gV_c = gVh^T``."""
     if not compute_uv:
         u, _, vt = np.linalg.svd(a, full_matrices=False)
-        return (u * g[..., None, :]) @ vt
+        return _conj((u * np.real(g)[..., None, :]) @ vt)
     m, n = np.shape(a)[-2:]
     if full_matrices and m != n:
         raise NotImplementedError("the derivative of svd with full_matrices=True for a "
                                   "non-square matrix; pass full_matrices=False")
     u, s, vt = ans
     gu, gs, gvt = restructure(g, ans)
-    v, gv = T(vt), T(gvt)
+    v, gu, gv = H(vt), _conj(gu), T(gvt)
     k = s.shape[-1]
     eye = np.eye(k)
-    f = 1 / (s[..., None, :] ** 2 - s[..., :, None] ** 2 + eye) * (1 - eye)
-    utgu, vtgv = T(u) @ gu, T(v) @ gv
-    core = (f * (utgu - T(utgu))) * s[..., None, :] + eye * as_array(gs)[..., :, None] \
-        + s[..., :, None] * (f * (vtgv - T(vtgv)))
+    f = _gaps(s ** 2)
+    uhgu, vhgv = H(u) @ gu, H(v) @ gv
+    core = (f * (uhgu - H(uhgu))) * s[..., None, :] + eye * np.real(as_array(gs))[..., :, None] \
+        + s[..., :, None] * (f * (vhgv - H(vhgv)))
+    if np.iscomplexobj(uhgu):   # the phase of each singular pair is free: U's fixes it
+        core = core + eye * (1j * np.imag(np.diagonal(uhgu, 0, -2, -1)) / s)[..., :, None]
     out = u @ core @ vt
     if m > k:
-        out = out + (np.eye(m) - u @ T(u)) @ gu @ (vt / s[..., :, None])
+        out = out + (np.eye(m) - u @ H(u)) @ gu @ (vt / s[..., :, None])
     if n > k:
-        out = out + (u / s[..., None, :]) @ T(gv) @ (np.eye(n) - v @ vt)
-    return out
+        out = out + (u / s[..., None, :]) @ H(gv) @ (np.eye(n) - v @ vt)
+    return _conj(out)
 
 
 def qr_adjoint(g, ans, mode):
-    """Reduced QR of a tall or square matrix (Walter & Lehmann 2018; as in TensorFlow)."""
+    """Reduced QR of a tall or square matrix (Walter & Lehmann 2018), the transpose of
+    ``qr_tangent``: with ``M = gR_c R^H - Q^H gQ_c`` and ``N = M - tril(M - M^H, -1) -
+    i Im(diag M)`` (LAPACK's R has a real diagonal), ``G_c = (gQ_c + Q N) R^-H``."""
     if mode == "r":
         raise NotImplementedError("the derivative of np.linalg.qr with mode='r'")
     q, r = ans
@@ -208,12 +275,12 @@ def qr_adjoint(g, ans, mode):
     if q.shape[-1] != r.shape[-1] or q.shape[-2] < q.shape[-1]:
         raise NotImplementedError("the derivative of np.linalg.qr for a wide matrix "
                                   "or mode='complete'")
-    qdq = T(q) @ gq
-    rdr = r @ T(gr)
-    lower = np.tril(qdq - T(qdq) + rdr - T(rdr))
-    grad_a = q @ (gr + T(np.linalg.solve(r, T(lower))))
-    grad_b = T(np.linalg.solve(r, T(gq - q @ qdq)))
-    return grad_a + grad_b
+    gq, gr = _conj(as_array(gq)), _conj(as_array(gr))
+    m = gr @ H(r) - H(q) @ gq
+    n = m - np.tril(m - H(m), -1)
+    if np.iscomplexobj(n):
+        n = n - 1j * np.imag(np.diagonal(n, 0, -2, -1))[..., None, :] * np.eye(n.shape[-1])
+    return _conj(H(np.linalg.solve(r, H(gq + q @ n))))
 
 
 def lstsq_adjoints(g, a, b, ans):
@@ -223,18 +290,19 @@ def lstsq_adjoints(g, a, b, ans):
     x = ans[0]
     vector = np.ndim(b) == 1
     b2, x2 = (b[:, None], x[:, None]) if vector else (b, x)
-    gx2 = as_array(gx)[:, None] if vector else gx
-    z = np.linalg.solve(T(a) @ a, gx2)
+    gx2 = _conj(as_array(gx)[:, None] if vector else gx)     # in the G_c convention
+    z = np.linalg.solve(H(a) @ a, gx2)
     r = b2 - a @ x2
-    da = r @ T(z) - a @ z @ T(x2)
+    da = r @ H(z) - a @ z @ H(x2)
     db = a @ z
     if np.size(ans[1]) and np.ndim(gres):
-        da = da - 2 * (r * gres) @ T(x2)
+        gres = np.real(gres)
+        da = da - 2 * (r * gres) @ H(x2)
         db = db + 2 * r * gres
     if np.ndim(gs) and np.any(gs):
         u, _, vt = np.linalg.svd(a, full_matrices=False)
-        da = da + (u * gs) @ vt
-    return da, (db[:, 0] if vector else db)
+        da = da + (u * np.real(gs)) @ vt
+    return _conj(da), _conj(db[:, 0] if vector else db)
 
 
 def matrix_power_adjoint(g, a, n):

@@ -6,6 +6,9 @@ result's tangent, with the result's structure (``eigh`` gives an ``EighResult`` 
 tangents). Formulas: M. Giles (2008) for inverses and powers; the eigen and SVD
 perturbation formulas (Magnus 1985; Townsend 2016); QR as in Walter & Lehmann (2018).
 Spectral formulas assume distinct eigenvalues / singular values (the reverse rules do too).
+Complex matrices: the tangent is the real-linear map ``dA -> d result``; where ``A^H``
+enters (``svd``, ``eigh``, ``qr``...) the transposes are Hermitian ``H`` and the free phase
+of a singular or eigen vector is fixed as its reverse rule fixes it.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.runtime.core import as_array
-from srcgrad.runtime.linalg_adjoints import T, _symmetric_from
+from srcgrad.runtime.linalg_adjoints import H, T, _symmetric_from
 
 
 def _like(ans, *items):
@@ -25,28 +28,30 @@ def _diagonal(m):
     return np.diagonal(m, axis1=-2, axis2=-1)
 
 
-def _real_only(a, name):
-    if np.iscomplexobj(a):
-        raise NotImplementedError(f"the forward-mode derivative of {name} of a complex matrix")
+def _imaginary_diagonal(m):
+    """``i Im(diag(m))`` as a diagonal matrix (zeros for a real ``m``)."""
+    if not np.iscomplexobj(m):
+        return np.zeros(np.shape(m))
+    return 1j * np.imag(_diagonal(m))[..., None, :] * np.eye(np.shape(m)[-1])
 
 
 def pinv_tangent(a_dot, a, ans):
-    """``dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P`` (constant rank)."""
+    """``dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P`` (constant rank)."""
     m, n = np.shape(a)[-2:]
     p = ans
-    return (-p @ a_dot @ p + p @ T(p) @ T(a_dot) @ (np.eye(m) - a @ p)
-            + (np.eye(n) - p @ a) @ T(a_dot) @ T(p) @ p)
+    return (-p @ a_dot @ p + p @ H(p) @ H(a_dot) @ (np.eye(m) - a @ p)
+            + (np.eye(n) - p @ a) @ H(a_dot) @ H(p) @ p)
 
 
 def lstsq_tangent(a_dot, b_dot, a, b, ans):
     """Tangent of ``(x, residuals, rank, s)``: ``x = pinv(a) @ b`` (constant rank); the
-    residuals are the squared norms of ``r = b - a x``; ``ds_i = u_i^T dA v_i``."""
+    residuals are the squared norms of ``r = b - a x``; ``ds_i = Re(u_i^H dA v_i)``."""
     x, residuals, rank, s = ans
     p = np.linalg.pinv(a)
     vector = np.ndim(b) == 1
     b2, x2 = (b[:, None], x[:, None]) if vector else (b, x)
-    x_dot = np.zeros(np.shape(x2))
-    r_dot = np.zeros(np.shape(b2))
+    x_dot = np.zeros(np.shape(x2), dtype=np.result_type(x2, 0.0))
+    r_dot = np.zeros(np.shape(b2), dtype=np.result_type(x2, 0.0))
     if a_dot is not None:
         x_dot = x_dot + pinv_tangent(a_dot, a, p) @ b2
         r_dot = r_dot - a_dot @ x2
@@ -57,12 +62,12 @@ def lstsq_tangent(a_dot, b_dot, a, b, ans):
     r_dot = r_dot - a @ x_dot
     residuals_dot = np.zeros(np.shape(residuals))
     if np.size(residuals):
-        residuals_dot = np.reshape(2 * np.sum((b2 - a @ x2) * r_dot, axis=0),
+        residuals_dot = np.reshape(2 * np.sum(np.real(np.conj(b2 - a @ x2) * r_dot), axis=0),
                                    np.shape(residuals))
     s_dot = np.zeros(np.shape(s))
     if a_dot is not None:
         u, _, vt = np.linalg.svd(a, full_matrices=False)
-        s_dot = _diagonal(T(u) @ a_dot @ T(vt))
+        s_dot = np.real(_diagonal(H(u) @ a_dot @ H(vt)))
     return (x_dot[:, 0] if vector else x_dot, residuals_dot, 0, s_dot)
 
 
@@ -96,18 +101,17 @@ def _gap_matrix(w):
 
 
 def eigh_tangent(a_dot, ans, uplo):
-    """``dw = diag(V^T dA V)``, ``dV = V (F o (V^T dA V))``; ``dA`` is the symmetric
-    matrix read from the triangle LAPACK read."""
+    """``dw = diag(V^H dA V)``, ``dV = V (F o (V^H dA V))`` (each eigenvector's phase
+    kept: ``diag(V^H dV) = 0``); ``dA`` is the Hermitian matrix read from the triangle
+    LAPACK read."""
     w, v = ans
-    _real_only(v, "eigh")
-    inner = T(v) @ _symmetric_from(a_dot, lower=uplo == "L") @ v
-    return _like(ans, _diagonal(inner), v @ (_gap_matrix(w) * inner))
+    inner = H(v) @ _symmetric_from(a_dot, lower=uplo == "L") @ v
+    return _like(ans, np.real(_diagonal(inner)), v @ (_gap_matrix(w) * inner))
 
 
 def eigvalsh_tangent(a_dot, a, uplo):
-    _real_only(a, "eigvalsh")
     _, v = np.linalg.eigh(a, UPLO=uplo)
-    return _diagonal(T(v) @ _symmetric_from(a_dot, lower=uplo == "L") @ v)
+    return np.real(_diagonal(H(v) @ _symmetric_from(a_dot, lower=uplo == "L") @ v))
 
 
 def eig_tangent(a_dot, ans):
@@ -126,35 +130,36 @@ def eigvals_tangent(a_dot, a):
 
 
 def svd_tangent(a_dot, a, ans, full_matrices, compute_uv):
-    """Townsend (2016): with ``dP = U^T dA V`` and ``F_ij = 1 / (s_j^2 - s_i^2)``,
-    ``ds = diag(dP)``, ``dU = U (F o (dP S + S dP^T)) + (I - U U^T) dA V / S`` and
-    ``dV = V (F o (S dP + dP^T S)) + (I - V V^T) dA^T U / S``."""
-    _real_only(a, "svd")
+    """Townsend (2016): with ``dP = U^H dA V`` and ``F_ij = 1 / (s_j^2 - s_i^2)``,
+    ``ds = Re diag(dP)``, ``dU = U (F o (dP S + S dP^H) + i Im(diag dP) / S) + (I - U U^H)
+    dA V / S`` and ``dV = V (F o (S dP + dP^H S)) + (I - V V^H) dA^H U / S`` (the phase of
+    each singular pair moves with U, as ``svd_adjoint`` assumes)."""
     if not compute_uv:
         u, _, vt = np.linalg.svd(a, full_matrices=False)
-        return _diagonal(T(u) @ a_dot @ T(vt))
+        return np.real(_diagonal(H(u) @ a_dot @ H(vt)))
     m, n = np.shape(a)[-2:]
     if full_matrices and m != n:
         raise NotImplementedError("the derivative of svd with full_matrices=True for a "
                                   "non-square matrix; pass full_matrices=False")
     u, s, vt = ans
-    v = T(vt)
-    inner = T(u) @ a_dot @ v
+    v = H(vt)
+    inner = H(u) @ a_dot @ v
     s_row, s_col = s[..., None, :], s[..., :, None]
     f = _gap_matrix(s ** 2)
-    u_dot = u @ (f * (inner * s_row + s_col * T(inner)))
-    v_dot = v @ (f * (s_col * inner + T(inner) * s_row))
+    u_dot = u @ (f * (inner * s_row + s_col * H(inner)) + _imaginary_diagonal(inner) / s_row)
+    v_dot = v @ (f * (s_col * inner + H(inner) * s_row))
     if m > s.shape[-1]:
-        u_dot = u_dot + (a_dot - u @ (T(u) @ a_dot)) @ v / s_row
+        u_dot = u_dot + (a_dot - u @ (H(u) @ a_dot)) @ v / s_row
     if n > s.shape[-1]:
-        v_dot = v_dot + (T(a_dot) - v @ (vt @ T(a_dot))) @ u / s_row
-    return _like(ans, u_dot, _diagonal(inner), T(v_dot))
+        v_dot = v_dot + (H(a_dot) - v @ (vt @ H(a_dot))) @ u / s_row
+    return _like(ans, u_dot, np.real(_diagonal(inner)), H(v_dot))
 
 
 def qr_tangent(a_dot, ans, mode):
-    """Reduced QR of a tall or square matrix: with ``C = Q^T dA R^-1`` and ``O`` the
-    skew-symmetric part built from C's strict lower triangle, ``dQ = Q (O - C) + dA R^-1``
-    and ``dR = (C - O) R``."""
+    """Reduced QR of a tall or square matrix: with ``C = Q^H dA R^-1`` and ``O`` the
+    skew-Hermitian matrix built from C's strict lower triangle and ``i Im(diag C)`` (R's
+    diagonal stays real, as LAPACK makes it), ``dQ = Q (O - C) + dA R^-1`` and
+    ``dR = (C - O) R``."""
     if mode == "r":
         raise NotImplementedError("the derivative of np.linalg.qr with mode='r'")
     if mode == "raw":
@@ -163,11 +168,10 @@ def qr_tangent(a_dot, ans, mode):
     if q.shape[-1] != r.shape[-1] or q.shape[-2] < q.shape[-1]:
         raise NotImplementedError("the derivative of np.linalg.qr for a wide matrix "
                                   "or mode='complete'")
-    _real_only(q, "qr")
     dx_rinv = T(np.linalg.solve(T(r), T(a_dot)))     # dA R^-1
-    inner = T(q) @ dx_rinv
+    inner = H(q) @ dx_rinv
     lower = np.tril(inner, -1)
-    skew = lower - T(lower)
+    skew = lower - H(lower) + _imaginary_diagonal(inner)
     return _like(ans, q @ (skew - inner) + dx_rinv, (inner - skew) @ r)
 
 

@@ -6,6 +6,10 @@ SciPy actually computes. A matrix ``M`` solved with (``a`` or its transpose) giv
 
     x = M^-1 b:   gb = M^-T g,   gM = -gb x^T,   x_dot = M^-1 (b_dot - M_dot x).
 
+Complex matrices: cotangents pair as ``Re sum(G * dA)``, so the solves (analytic in ``M``
+and ``b``) keep these formulas with plain transposes; a Hermitian ``M`` (Cholesky, ``pos``,
+``her``) is built from its triangle with ``L^H`` and reads the diagonal's real part.
+
 SciPy is imported on first use, so the runtime itself still needs only NumPy.
 """
 
@@ -15,6 +19,7 @@ import numpy as np
 
 from srcgrad.runtime.core import as_array
 from srcgrad.runtime.linalg_adjoints import (
+    H,
     T,
     _symmetric_from,
     _triangle_cotangent,
@@ -52,20 +57,36 @@ def _triangle_read(m, lower, unit_diagonal=False):
     return part - np.eye(np.shape(m)[-1]) * m if unit_diagonal else part
 
 
+def _conj(x):
+    return np.conj(x) if np.iscomplexobj(x) else x
+
+
 def _outer(left, right, a):
     """``left right^T`` for right-hand sides shaped like ``b`` (vectors or matrices)."""
     return _column(left, a) @ T(_column(right, a))
 
 
 # -- solve_triangular -----------------------------------------------------------------------
+def _conjugates(trans, a):
+    """Does ``trans`` solve with ``a^H`` (not analytic in ``a``) for a complex ``a``?"""
+    return trans in (2, "C") and np.iscomplexobj(a)
+
+
 def solve_triangular_adjoint_b(g, a, trans, lower, unit_diagonal):
+    """``M^-T g`` for the matrix ``M`` solved with (``a``, ``a^T`` or ``a^H``)."""
+    if _conjugates(trans, a):    # M^-T g = conj(a^-1 conj(g))
+        return _conj(_linalg().solve_triangular(a, _conj(g), trans=0, lower=lower,
+                                                unit_diagonal=unit_diagonal))
     return _linalg().solve_triangular(a, g, trans=0 if _transposes(trans) else 1,
                                       lower=lower, unit_diagonal=unit_diagonal)
 
 
 def solve_triangular_adjoint_a(g, a, ans, trans, lower, unit_diagonal):
     gb = solve_triangular_adjoint_b(g, a, trans, lower, unit_diagonal)
-    gm = -_outer(ans, gb, a) if _transposes(trans) else -_outer(gb, ans, a)
+    if _conjugates(trans, a):    # gM = -gb x^T for M = a^H: ga = conj(gM)^T
+        gm = -_conj(_outer(ans, gb, a))
+    else:
+        gm = -_outer(ans, gb, a) if _transposes(trans) else -_outer(gb, ans, a)
     return _triangle_read(gm, lower, unit_diagonal)
 
 
@@ -73,7 +94,9 @@ def solve_triangular_tangent(a_dot, b_dot, a, ans, trans, lower, unit_diagonal):
     rhs = _column(0.0 if b_dot is None else b_dot, a) * np.ones_like(_column(ans, a))
     if a_dot is not None:
         m_dot = _triangle_read(a_dot, lower, unit_diagonal)
-        rhs = rhs - (T(m_dot) if _transposes(trans) else m_dot) @ _column(ans, a)
+        m_dot = H(m_dot) if _conjugates(trans, a) else (
+            T(m_dot) if _transposes(trans) else m_dot)
+        rhs = rhs - m_dot @ _column(ans, a)
     x_dot = _linalg().solve_triangular(a, rhs, trans=trans, lower=lower,
                                        unit_diagonal=unit_diagonal)
     return _like(x_dot, ans, a)
@@ -105,30 +128,37 @@ def _factor_parts(c_and_lower):
 
 
 def cho_solve_adjoint_b(g, c_and_lower, b):
-    return _linalg().cho_solve(c_and_lower, g)
+    """``A^-T g`` for the Hermitian ``A`` of the factor: ``conj(A^-1 conj(g))``."""
+    return _conj(_linalg().cho_solve(c_and_lower, _conj(g)))
+
+
+def cho_solve_tangent_b(b_dot, c_and_lower):
+    return _linalg().cho_solve(c_and_lower, b_dot)
 
 
 def cho_solve_adjoint_c(g, c_and_lower, b, ans):
-    """``A = L L^T`` (or ``U^T U``): ``gA = -gb x^T``, then ``gL = (gA + gA^T) L``."""
+    """``A = L L^H`` (or ``U^H U``): ``gA = -gb x^T``, then ``gL = (gA + conj(gA)^T)
+    conj(L)`` (``conj(U) (gA + conj(gA)^T)``)."""
     c, lower, factor = _factor_parts(c_and_lower)
-    gb = _linalg().cho_solve(c_and_lower, g)
+    gb = cho_solve_adjoint_b(g, c_and_lower, b)
     ga = -_outer(gb, ans, c)
-    sym = ga + T(ga)
-    gfactor = sym @ factor if lower else factor @ sym
+    sym = ga + _conj(T(ga))
+    gfactor = sym @ _conj(factor) if lower else _conj(factor) @ sym
     return (_triangle_read(gfactor, lower), None)
 
 
 def cho_solve_tangent_c(c_dot, c_and_lower, ans):
     c, lower, factor = _factor_parts(c_and_lower)
     factor_dot = _triangle_read(c_dot[0], lower)
-    a_dot = factor_dot @ T(factor) if lower else T(factor_dot) @ factor
-    a_dot = a_dot + T(a_dot)
+    a_dot = factor_dot @ H(factor) if lower else H(factor_dot) @ factor
+    a_dot = a_dot + H(a_dot)
     x_dot = _linalg().cho_solve(c_and_lower, -a_dot @ _column(ans, c))
     return _like(x_dot, ans, c)
 
 
 # -- general and symmetric solves, inverses ---------------------------------------------------
-_SYMMETRIC = {"sym", "symmetric", "her", "hermitian", "pos", "positive definite"}
+_SYMMETRIC = {"sym", "symmetric"}
+_HERMITIAN = {"her", "hermitian", "pos", "positive definite"}
 _GENERAL = {None, "gen", "general"}
 
 
@@ -136,21 +166,34 @@ def _read_cotangent(gm, assume_a, lower):
     """A full-matrix cotangent as the cotangent of the part ``assume_a`` reads."""
     if assume_a in _GENERAL:
         return gm
-    if assume_a in _SYMMETRIC:
-        return _triangle_cotangent(gm, "L" if lower else "U")
+    if assume_a in _SYMMETRIC | _HERMITIAN:
+        return _triangle_cotangent(gm, "L" if lower else "U", assume_a in _HERMITIAN)
     raise NotImplementedError(f"the derivative of scipy.linalg.solve/inv with "
-                              f"assume_a={assume_a!r}; use 'gen', 'sym' or 'pos'")
+                              f"assume_a={assume_a!r}; use 'gen', 'sym', 'her' or 'pos'")
 
 
 def _read_tangent(m_dot, assume_a, lower):
     if assume_a in _GENERAL:
         return m_dot
     _read_cotangent(m_dot, assume_a, lower)   # refuses the structures it cannot read
-    return _symmetric_from(m_dot, lower)
+    return _symmetric_from(m_dot, lower, assume_a in _HERMITIAN)
+
+
+def _solve(a, b, lower, assume_a, transposed):
+    """What ``scipy.linalg.solve(a, b, ..., transposed=transposed)`` would give, also for
+    complex operands, which SciPy refuses to solve transposed: the matrix read is then
+    transposed here (a symmetric one is its own transpose, a Hermitian one's is its
+    conjugate)."""
+    if transposed and (np.iscomplexobj(a) or np.iscomplexobj(b)):
+        if assume_a in _HERMITIAN:
+            return _conj(_solve(a, _conj(b), lower, assume_a, False))
+        a = T(a) if assume_a in _GENERAL else a
+        transposed = False
+    return _linalg().solve(a, b, lower=lower, assume_a=assume_a, transposed=transposed)
 
 
 def scipy_solve_adjoint_b(g, a, lower, assume_a, transposed):
-    return _linalg().solve(a, g, lower=lower, assume_a=assume_a, transposed=not transposed)
+    return _solve(a, g, lower, assume_a, not transposed)
 
 
 def scipy_solve_adjoint_a(g, a, ans, lower, assume_a, transposed):
@@ -164,7 +207,7 @@ def scipy_solve_tangent(a_dot, b_dot, a, ans, lower, assume_a, transposed):
     if a_dot is not None:
         m_dot = _read_tangent(a_dot, assume_a, lower)
         rhs = rhs - (T(m_dot) if transposed else m_dot) @ _column(ans, a)
-    x_dot = _linalg().solve(a, rhs, lower=lower, assume_a=assume_a, transposed=transposed)
+    x_dot = _solve(a, rhs, lower, assume_a, transposed)
     return _like(x_dot, ans, a)
 
 

@@ -100,8 +100,15 @@ def array_adjoint(g, obj):
         g[()] if isinstance(g, np.ndarray) and g.ndim == 0 else g)
 
 
+def _scatter_target(a, g):
+    """Zeros shaped like ``a`` to scatter ``g`` into, and ``g`` as written there: a real
+    ``a``'s cotangent is real (the real part of a complex ``g``), a complex one complex."""
+    g = g if np.iscomplexobj(a) else np.real(g)
+    return np.zeros(np.shape(a), dtype=np.result_type(g, 0.0)), g
+
+
 def trace_adjoint(g, a, offset, axis1, axis2):
-    out = np.zeros(np.shape(a))
+    out, g = _scatter_target(a, g)
     diag = np.zeros(np.shape(a)[axis1:axis1 + 1] + np.shape(a)[axis2:axis2 + 1])
     idx = np.arange(max(0, min(diag.shape[0], diag.shape[1] - offset) if offset >= 0
                         else min(diag.shape[0] + offset, diag.shape[1])))
@@ -114,7 +121,7 @@ def trace_adjoint(g, a, offset, axis1, axis2):
 def diag_adjoint(g, v, k):
     if np.ndim(v) == 1:
         return np.diagonal(g, k).copy()
-    out = np.zeros(np.shape(v))
+    out, g = _scatter_target(v, g)
     n = len(np.diagonal(out, k))
     idx = np.arange(n)
     rows, cols = (idx, idx + k) if k >= 0 else (idx - k, idx)

@@ -6,6 +6,8 @@ first use, so the runtime itself still needs only NumPy.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from srcgrad.runtime.adjoints import _expand
@@ -23,7 +25,28 @@ def digamma(x):
 
 
 def polygamma(n, x):
+    """SciPy's ``polygamma``, which is real only; complex ``x`` (``n >= 1``): below."""
+    if np.iscomplexobj(x) and np.ndim(n) == 0 and n >= 1:
+        return complex_polygamma(int(n), x)
     return _special().polygamma(n, x)
+
+
+# B_2k for k = 1..7 (the asymptotic series of the polygamma functions).
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
+
+
+def complex_polygamma(n, z):
+    """``psi^(n)(z) = (-1)^(n+1) n! sum_k 1 / (z + k)^(n+1)`` for complex ``z``, ``n >= 1``:
+    the recurrence moves ``z`` to ``Re z >= 16``, where the asymptotic series (seven
+    Bernoulli terms) is exact to double precision."""
+    z = np.asarray(z, dtype=complex)
+    shift = int(max(0.0, np.ceil(16.0 - np.min(np.real(z), initial=16.0))))
+    head = sum((1 / (z + k) ** (n + 1) for k in range(shift)), np.zeros_like(z))
+    w = z + shift
+    tail = math.factorial(n - 1) / w ** n + math.factorial(n) / (2 * w ** (n + 1))
+    for k, b in enumerate(_BERNOULLI, start=1):
+        tail = tail + b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / w ** (2 * k + n)
+    return (-1) ** (n + 1) * (math.factorial(n) * head + tail)
 
 
 def gamma(x):

@@ -160,7 +160,7 @@ def trapezoid_adjoint_y(g, y, x, dx, axis):
 def _widths(x, dx, n, axis, ndim):
     if x is None:
         return np.full([n - 1 if ax == axis % ndim else 1 for ax in range(ndim)], dx,
-                       dtype=float)
+                       dtype=np.result_type(dx, 0.0))
     x = as_array(x)
     d = np.diff(x, axis=axis if x.ndim > 1 else -1)
     if x.ndim == 1:
