@@ -28,18 +28,31 @@ CHECKED_MODES = BOTH
 # -- input domains -----------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class In:
-    """One argument: ``make(rng)`` draws it; ``diff`` says whether it is differentiated."""
+    """One argument: ``make(rng)`` draws it; ``diff`` says whether it is differentiated.
+
+    Domains the complex rows reuse (``tests.rules.complex_rows``) say how: ``draw(rng,
+    shape)`` draws independent elements of any shape (``shape`` is the row's; None for a
+    Python number), and ``complex_make(rng)`` draws a complex argument where the plain
+    real-part-plus-imaginary-part rule does not fit (Hermitian matrices...)."""
     make: object
     diff: bool = True
     label: str = ""
+    draw: object = None
+    shape: tuple | None = None
+    complex_make: object = None
+
+
+def _elementwise(draw, shape, label):
+    return In(lambda rng: draw(rng, shape), label=label, draw=draw, shape=shape)
 
 
 def uniform(low, high, *shape):
-    return In(lambda rng: rng.uniform(low, high, shape), label=f"U({low},{high}){shape}")
+    return _elementwise(lambda rng, size: rng.uniform(low, high, size), shape,
+                        f"U({low},{high}){shape}")
 
 
 def normal(*shape):
-    return In(lambda rng: rng.standard_normal(shape), label=f"N{shape}")
+    return _elementwise(lambda rng, size: rng.standard_normal(size), shape, f"N{shape}")
 
 
 def positive(*shape):
@@ -53,7 +66,10 @@ def unit(*shape):
 
 def scalar(low=-1.0, high=1.0):
     """A Python float."""
-    return In(lambda rng: float(rng.uniform(low, high)), label=f"float({low},{high})")
+    def draw(rng, size=None):
+        value = rng.uniform(low, high, size)
+        return float(value) if size is None else value
+    return In(draw, label=f"float({low},{high})", draw=draw)
 
 
 def distinct(*shape):
@@ -71,18 +87,24 @@ def increasing(n):
 
 
 def spd(n, batch=()):
-    """A well-conditioned symmetric positive definite matrix (or a batch of them)."""
-    def make(rng):
+    """A well-conditioned symmetric positive definite matrix (or a batch of them); its
+    complex form is Hermitian positive definite."""
+    def make(rng, kind=float):
         a = rng.standard_normal(batch + (n, n))
-        return a @ np.swapaxes(a, -1, -2) / n + np.eye(n)
-    return In(make, label=f"spd{batch + (n, n)}")
+        if kind is complex:
+            a = a + 1j * rng.standard_normal(batch + (n, n))
+        return a @ np.conj(np.swapaxes(a, -1, -2)) / n + np.eye(n)
+    return In(make, label=f"spd{batch + (n, n)}", complex_make=lambda rng: make(rng, complex))
 
 
 def wellcond(*shape):
     """A square (or batched square) matrix comfortably far from singular."""
-    def make(rng):
-        return rng.standard_normal(shape) + 3.0 * np.eye(shape[-1])
-    return In(make, label=f"wellcond{shape}")
+    def make(rng, kind=float):
+        a = rng.standard_normal(shape)
+        if kind is complex:
+            a = a + 1j * rng.standard_normal(shape)
+        return a + 3.0 * np.eye(shape[-1])
+    return In(make, label=f"wellcond{shape}", complex_make=lambda rng: make(rng, complex))
 
 
 def const(value):
@@ -128,7 +150,9 @@ def random_like(value, rng):
     draw = rng.standard_normal(np.shape(value))
     if kind == "c":
         draw = draw + 1j * rng.standard_normal(np.shape(value))
-    return draw if np.ndim(value) or isinstance(value, np.ndarray) else float(draw)
+    if np.ndim(value) or isinstance(value, np.ndarray):
+        return draw
+    return complex(draw) if kind == "c" else float(draw)
 
 
 def pairing(w, y):

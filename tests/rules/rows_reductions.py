@@ -11,7 +11,11 @@ def with_nans():
     """Normal draws with NaNs at fixed places (the NaNs get no cotangent)."""
     from tests.rules.harness import In
 
-    return In(lambda rng: rng.standard_normal((2, 3)) + 0 * NANS, label="with NaNs")
+    def complex_make(rng):
+        return rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3)) + 0 * NANS
+
+    return In(lambda rng: rng.standard_normal((2, 3)) + 0 * NANS, label="with NaNs",
+              complex_make=complex_make)
 
 
 ROWS = [

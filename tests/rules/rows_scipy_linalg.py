@@ -18,6 +18,8 @@ ROWS = [] if sl is None else [
         trans="T"), wellcond(3, 3), normal(3, 2), note="lower, transposed"),
     row("scipy.linalg.solve_triangular", lambda a, b: sl.solve_triangular(
         a, b, trans=1, unit_diagonal=True), wellcond(3, 3), normal(3, 2), note="unit diagonal"),
+    row("scipy.linalg.solve_triangular", lambda a, b: sl.solve_triangular(
+        a, b, trans="C", lower=True), wellcond(3, 3), normal(3, 2), note="conjugate transposed"),
     row("scipy.linalg.cholesky", lambda a: sl.cholesky(a), spd(3)),
     row("scipy.linalg.cholesky", lambda a: sl.cholesky(a, lower=True), spd(3), note="lower"),
     row("scipy.linalg.cho_factor", lambda a: sl.cho_factor(a)[0], spd(3)),
@@ -38,6 +40,8 @@ ROWS = [] if sl is None else [
         normal(3, 2), note="sym"),
     row("scipy.linalg.inv", lambda a: sl.inv(a), wellcond(3, 3)),
     row("scipy.linalg.inv", lambda a: sl.inv(a, assume_a="pos"), spd(3), note="pos"),
+    row("scipy.linalg.solve", lambda a, b: sl.solve(a, b, assume_a="her", lower=True), spd(3),
+        normal(3, 2), note="her, lower"),
     row("scipy.linalg.det", lambda a: sl.det(a), wellcond(3, 3)),
     row("scipy.linalg.expm", lambda a: sl.expm(a), normal(3, 3)),
     row("scipy.linalg.expm", lambda a: sl.expm(a), normal(2, 2, 2), note="batched"),
