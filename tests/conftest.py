@@ -43,21 +43,30 @@ def rng():
     return np.random.default_rng(1234)
 
 
+# Full test matrices: CI runs a deterministic sample; each option runs its whole matrix.
+FULL_MATRICES = {
+    "rule_orders_full": ("--rule-orders-full", "every rule row at orders 2 and 3 in every "
+                         "composition (tests/rules/test_rule_orders.py)"),
+    "complex_rows_full": ("--complex-rows-full", "every rule row with complex inputs at every "
+                          "shape variant, in both modes (tests/rules/test_complex_rules.py)"),
+}
+
+
 def pytest_addoption(parser):
-    parser.addoption("--rule-orders-full", action="store_true",
-                     help="run every rule row at orders 2 and 3 in every composition "
-                          "(tests/rules/test_rule_orders.py; CI runs a sample)")
+    for option, what in FULL_MATRICES.values():
+        parser.addoption(option, action="store_true", help=f"run {what}; CI runs a sample")
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "rule_orders_full: the full matrix of rule rows at "
-                                       "orders 2 and 3 (run with --rule-orders-full)")
+    for marker, (option, what) in FULL_MATRICES.items():
+        config.addinivalue_line("markers", f"{marker}: {what} (run with {option})")
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--rule-orders-full"):
-        return
-    skip = pytest.mark.skip(reason="the full matrix runs with --rule-orders-full")
-    for item in items:
-        if "rule_orders_full" in item.keywords:
-            item.add_marker(skip)
+    for marker, (option, _) in FULL_MATRICES.items():
+        if config.getoption(option):
+            continue
+        skip = pytest.mark.skip(reason=f"the full matrix runs with {option}")
+        for item in items:
+            if marker in item.keywords:
+                item.add_marker(skip)

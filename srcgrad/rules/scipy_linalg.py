@@ -37,7 +37,9 @@ def _register():
                b="_sg.cho_solve_adjoint_b(g, c_and_lower, b)",
                tangent={"c_and_lower": "_sg.cho_solve_tangent_c(c_and_lower_dot, "
                                        "c_and_lower, ans)",
-                        "b": "_sg.cho_solve_tangent_b(b_dot, c_and_lower)"},
+                        # A^-1 b_dot, through the adjoint's A^-T = conj(A^-1 conj(.))
+                        "b": "np.conj(_sg.cho_solve_adjoint_b(np.conj(b_dot), c_and_lower, "
+                             "None))"},
                name="scipy.linalg.cho_solve")
     defadjoint(sl.solve, "a, b, lower=False, overwrite_a=False, overwrite_b=False, "
                "check_finite=True, assume_a=None, transposed=False",

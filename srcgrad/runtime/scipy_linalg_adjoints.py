@@ -132,10 +132,6 @@ def cho_solve_adjoint_b(g, c_and_lower, b):
     return _conj(_linalg().cho_solve(c_and_lower, _conj(g)))
 
 
-def cho_solve_tangent_b(b_dot, c_and_lower):
-    return _linalg().cho_solve(c_and_lower, b_dot)
-
-
 def cho_solve_adjoint_c(g, c_and_lower, b, ans):
     """``A = L L^H`` (or ``U^H U``): ``gA = -gb x^T``, then ``gL = (gA + conj(gA)^T)
     conj(L)`` (``conj(U) (gA + conj(gA)^T)``)."""

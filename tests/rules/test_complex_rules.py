@@ -2,7 +2,7 @@
 the imaginary direction (the convention and the oracle: ``tests.rules.complex_rows``).
 
 CI checks a deterministic sample, each rule in both modes at one of its shape variants;
-``pytest -m full_matrix`` checks every (row, shape variant, mode).
+``pytest --complex-rows-full`` checks every (row, shape variant, mode).
 """
 
 import zlib
@@ -41,7 +41,7 @@ def test_complex_row_sample_matches_finite_differences(case):
     cr.check(case)
 
 
-@pytest.mark.full_matrix
+@pytest.mark.complex_rows_full
 @pytest.mark.parametrize("case", CASES, ids=[c.label() for c in CASES])
 def test_complex_row_matches_finite_differences(case):
     cr.check(case)
