@@ -41,6 +41,7 @@ import numpy as np
 from srcgrad.codegen import defaults
 from srcgrad.compiler import guards as guards_module
 from srcgrad.frontend.parse import ParsedFunction, globals_of
+from srcgrad.rules import REGISTRY
 
 MAX_VARIANTS = 8   # templates kept per (code, kind, wrt)
 _TEMPLATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -64,10 +65,12 @@ class Template:
     fields: dict            # zero_wrt, guards (name, dotted, object), escapes, default_values
     callees: tuple          # (dotted, aliases, wrt, callee object)
     globals_ref: dict | None = dataclasses.field(repr=False, default=None)
+    generation: int = -1    # the rule table's (``Registry.generation``) when generated
 
     def matches(self, fn):
         guards = self.fields["guards"]
-        return (fn.__globals__ is self.globals_ref
+        return (self.generation == REGISTRY.generation
+                and fn.__globals__ is self.globals_ref
                 and _same_defaults(fn.__defaults__, self.defaults)
                 and _same_kwdefaults(fn.__kwdefaults__ or {}, self.kwdefaults)
                 and _cells_match(fn, self.cells)
@@ -120,7 +123,7 @@ def remember(fn, kind, wrt, parsed, unit, callee_aliases, names_of):
         unit.module, {"zero_wrt": sorted(unit.zero_wrt), "guards": unit.guards,
                       "escapes": unit.escapes,
                       "default_values": dict(default_values)},
-        tuple(callees), fn.__globals__)
+        tuple(callees), fn.__globals__, REGISTRY.generation)
     variants = _TEMPLATES.setdefault(fn.__code__, {}).setdefault((kind, wrt), [])
     variants.insert(0, template)
     del variants[MAX_VARIANTS:]

@@ -16,6 +16,7 @@ empty dict.
 from __future__ import annotations
 
 from srcgrad.compiler import guards as guards_module
+from srcgrad.rules import REGISTRY
 
 _ATTRIBUTE = "__srcgrad_units__"
 MAX_VARIANTS = 8   # units kept per key (one per set of bindings seen)
@@ -28,6 +29,7 @@ class _Store(dict):
         super().__init__()
         self.owner = owner
         self.code = guards_module.code_of(owner)   # what the units were generated from
+        self.generation = REGISTRY.generation      # ... and under which rule table
 
     def __reduce__(self):   # a function pickled by value (cloudpickle) takes no units along
         return dict, ()
@@ -51,9 +53,11 @@ def find(fn, kind, wrt):
     """The cached unit for ``(fn, kind, wrt)`` whose guards hold now, or None. A unit
     still being generated (a recursive call reaching it) always matches."""
     store = _store(fn, create=False)
-    if store is not None and store.code is not guards_module.code_of(fn):
-        store.clear()   # fn's code was replaced (IPython's autoreload)
-        store.code = guards_module.code_of(fn)
+    if store is not None and (store.code is not guards_module.code_of(fn)
+                              or store.generation != REGISTRY.generation):
+        store.clear()   # fn's code was replaced (IPython's autoreload), or a rule was
+        store.code = guards_module.code_of(fn)   # registered or replaced since
+        store.generation = REGISTRY.generation
     for unit in (store or {}).get((kind, wrt), ()):
         guards = getattr(unit, "guards", None)
         if guards is None or not guards or guards_module.hold(fn, guards):

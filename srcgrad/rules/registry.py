@@ -114,13 +114,26 @@ class Registry:
         self._rules = {}
         self._nondiff = {}
         self._by_name = {}
+        # Counts the rows registered or replaced since import (``sg.defrule`` after a
+        # gradient was generated): compiled code is kept with the generation it was made
+        # under and made again when the table changed. A library's own rows, loaded on
+        # first need, describe functions no code generated before could have used.
+        self.generation = 0
+        self._loading_optional = False
 
     def add(self, func, rule):
         self._rules[_key(func)] = rule
         self._by_name[rule.name] = rule
+        self.changed()
 
     def add_nondiff(self, func, name):
         self._nondiff[_key(func)] = name
+        self.changed()
+
+    def changed(self):
+        """Count a change of the table (also called by code that edits a row in place)."""
+        if not self._loading_optional:
+            self.generation += 1
 
     def lookup(self, func):
         rule = self._rules.get(_key(func))
@@ -132,8 +145,12 @@ class Registry:
         """Register the rows of every optional library the program has imported by now
         (a library it never imports costs nothing); True if any were added."""
         ready = [module for module in self.optional if module in sys.modules]
-        for module in ready:
-            self.optional.pop(module)()
+        self._loading_optional = True
+        try:
+            for module in ready:
+                self.optional.pop(module)()
+        finally:
+            self._loading_optional = False
         return bool(ready)
 
     def is_nondiff(self, func):
