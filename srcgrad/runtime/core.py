@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import inspect
 import types
 
 import numpy as np
@@ -268,7 +269,20 @@ def field_tangent(x, x_dot, name):
         from srcgrad.runtime.dynamic import dynamic_jvp
 
         return dynamic_jvp(types.MethodType(getter, x), x_dot, (), ())[1]
+    if _is_method(x, name):
+        # A bound method's tangent is its object's: the call it is passed to
+        # (``dynamic_forward(x.name, True)``) takes it as the tangent of ``self``.
+        return x_dot
     return getattr(x_dot, name)
+
+
+def _is_method(x, name):
+    """True when ``x.name`` is a method bound to ``x``: a plain function found on the
+    type and not shadowed by an instance attribute."""
+    if name in getattr(x, "__dict__", {}):
+        return False
+    found = inspect.getattr_static(type(x), name, None)
+    return isinstance(found, types.FunctionType)
 
 
 def refuse_property_tangent(obj, name):
