@@ -28,8 +28,9 @@ from srcgrad.syntax import gast
 # ``unbroadcast`` at most, never one of the arguments themselves.
 _NEW_ARRAYS = frozenset({"_sg.matmul_adjoint_a", "_sg.matmul_adjoint_b", "_sg.max_adjoint",
                          "_sg.unbroadcast_product"})
-# ... and those that return their first argument or a new array made from it.
-_PASS_FIRST = frozenset({"_sg.unbroadcast", "_sg.spread_to"})
+# ... and those that return their first argument, a new array made from it, or a view of
+# it (``match_real``'s ``g.real``: the real part of an array only this adjoint holds).
+_PASS_FIRST = frozenset({"_sg.unbroadcast", "_sg.spread_to", "_sg.match_real"})
 
 
 def fresh_value(expr):
