@@ -141,7 +141,7 @@ def _scalar_variants(unit):
 
 def _source(unit):
     """The unit's generated source without its guards (see ``guards.without_checks``)."""
-    return guards.without_checks(unit.module.source)
+    return guards.restored_names(guards.without_checks(unit.module.source), unit.guards)
 
 
 def _identifiers(source):

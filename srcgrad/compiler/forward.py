@@ -140,6 +140,7 @@ def _compile(fn, wrt, created):
     escapes.record(unit, mode.escapes)
     function = _assemble(parsed, result, jvp_name, unit.tangent_names)
     unit.guards = guards.guarded(parsed)
+    guards.read_once(unit.guards, function)
     if unit.guards:
         check = guards.entry_check(unit.guards, function)
         syntax.set_line(check, function.lineno)

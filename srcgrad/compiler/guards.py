@@ -30,6 +30,7 @@ unit's own functions and their scalar variants, compiled on first call).
 from __future__ import annotations
 
 import math
+import re
 import types
 
 import numpy as np
@@ -37,6 +38,7 @@ import numpy as np
 from srcgrad import runtime, syntax
 from srcgrad.codegen.loader import LiveGlobals
 from srcgrad.frontend.parse import globals_of
+from srcgrad.syntax import gast
 
 PREFIX = "_assumed_"
 _OWN_MODULES = {"np": np, "math": math}
@@ -145,6 +147,54 @@ def entry_check(guards, function):
     note = syntax.comment("Guard: the names this code was generated from still denote "
                           "the same objects")
     return [note] + check
+
+
+def read_once(guards, function):
+    """Make ``function`` (a gast def, before its entry check) read each guarded name
+    through the object the guard compared it with (``_assumed_act``), not the name
+    again: a thread rebinding ``act`` between the entry check and a later read could
+    otherwise pair one function's value with another's derivative::
+
+        _act = act(x)   ->   _act = _assumed_act(x)
+
+    A name the function itself assigns is left alone (it is not the global), and so is
+    a module (``sg.grad(...)`` stays readable; what it holds is read as the code runs)."""
+    bound = {dotted: name for name, dotted, obj in guards
+             if not dotted.endswith(".__code__") and not isinstance(obj, types.ModuleType)}
+    if not bound:
+        return
+    stored = {node.id for node in syntax.walk(function)
+              if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load)}
+    _ReadsOfGuarded({d: n for d, n in bound.items() if d.split(".")[0] not in stored}
+                    ).visit(function)
+
+
+class _ReadsOfGuarded(gast.NodeTransformer):
+    """Loads of the dotted names in ``bound`` -> the names bound to their objects."""
+
+    def __init__(self, bound):
+        self.bound = bound
+
+    def _replaced(self, node):
+        if isinstance(getattr(node, "ctx", None), gast.Load):
+            name = self.bound.get(syntax.dotted_name(node) or "")
+            if name is not None:
+                return gast.copy_location(syntax.name(name), node)
+        return self.generic_visit(node)
+
+    visit_Name = visit_Attribute = _replaced
+
+
+def restored_names(source, guards):
+    """``source`` with the guard-bound names read in its bodies written as the names
+    they stand for again (``_assumed_act`` -> ``act``): an emitted module binds those."""
+    names = {name: dotted for name, dotted, obj in guards
+             if not dotted.endswith(".__code__") and not isinstance(obj, types.ModuleType)}
+    if not names:
+        return source
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names, key=len,
+                                                                   reverse=True))) + r")\b")
+    return pattern.sub(lambda match: names[match.group(1)], source)
 
 
 def redirect_check(saved, seed):
