@@ -31,6 +31,13 @@ def frequent_switches():
     sys.setswitchinterval(interval)
 
 
+def through_vjp(vjp):
+    def run(x):
+        value, backward = vjp(x)
+        return value, backward(1.0)
+    return run
+
+
 def which(value, grad):
     for name, (v, g) in EXPECTED.items():
         if np.isclose(value, v) and np.allclose(grad, g):
@@ -41,12 +48,7 @@ def which(value, grad):
 @pytest.mark.parametrize("api", ["value_and_grad", "vjp"])
 def test_value_and_gradient_come_from_one_binding(api):
     global ACT
-    if api == "value_and_grad":
-        run = sg.value_and_grad(f)
-    else:
-        def run(x, _vjp=sg.vjp(f)):
-            value, backward = _vjp(x)
-            return value, backward(1.0)
+    run = sg.value_and_grad(f) if api == "value_and_grad" else through_vjp(sg.vjp(f))
     run(X)
     for act in (np.sin, np.tanh):   # both bindings' code generated before the threads
         ACT = act
