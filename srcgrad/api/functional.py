@@ -21,6 +21,7 @@ from srcgrad.compiler import reverse as compiler
 from srcgrad.errors import check_output
 from srcgrad.frontend import transforms
 from srcgrad.frontend.freshness import own_signature
+from srcgrad.runtime.wrt_values import check_shaped_like
 
 
 def _target(f):
@@ -241,8 +242,9 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
         def vjp_fn(*args, **kwargs):
             value, saved = forward(*args, **kwargs)
             check_output(value, unit.fn)
-            return value, pickling.Derivative(functools.partial(backward, saved),
-                                              recipe.with_args(saved))
+            return value, pickling.Derivative(
+                functools.partial(_checked_backward, backward, value, saved),
+                recipe.with_args(saved, value))
 
     vjp_fn.source = unit.source
     vjp_fn.unit = unit
@@ -250,13 +252,21 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
                       argnums=argnums)
 
 
-def vjp_backward(f, wrt, saved):
-    """``vjp``'s ``backward`` function for the values ``saved`` by a forward sweep (how a
-    pickled one is rebuilt)."""
+def vjp_backward(f, wrt, saved, value=None):
+    """``vjp``'s ``backward`` function for the values ``saved`` by a forward sweep that
+    gave ``value`` (how a pickled one is rebuilt)."""
     varargs = into_varargs(f, wrt)
     unit, _ = _unit(f, varargs.compiled if varargs else wrt)
-    backward = functools.partial(unit.backward, saved)
-    return _picking(backward, varargs.pick, "all") if varargs else backward
+    backward = unit.backward
+    if varargs:
+        backward = _picking(backward, varargs.pick, "all")
+    return functools.partial(_checked_backward, backward, value, saved)
+
+
+def _checked_backward(backward, value, saved, cotangent):
+    """``backward(saved, cotangent)`` once ``cotangent`` is shaped like ``value``."""
+    check_shaped_like(cotangent, value, "the cotangent", "the function's output")
+    return backward(saved, cotangent)
 
 
 def _backward(unit, check_nan):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from srcgrad.errors import check_output
 from srcgrad.runtime import core
+from srcgrad.runtime.wrt_values import check_shaped_like
 
 
 def split_pair(value):
@@ -32,6 +33,7 @@ def pullback(backward, saved, value, aux):
     structure = type(value)
 
     def backward_fn(cotangent):
+        check_shaped_like(cotangent, value[0], "the cotangent", "the function's output")
         return backward(saved, structure((cotangent, core.zeros_like_structure(aux))))
 
     return backward_fn

@@ -38,6 +38,7 @@ from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.forward import ForwardMode
 from srcgrad.normalize import normalize_function
 from srcgrad.optimize.dce import eliminate_dead_code
+from srcgrad.runtime.wrt_values import check_shaped_like
 from srcgrad.syntax import gast
 
 COMPILE_COUNT = {"forward": 0}
@@ -218,24 +219,28 @@ def call_jvp(unit, args, tangents, **kwargs):
     as a tangent runs as a NumPy float, as reverse mode's seed does, so the tangent
     arithmetic follows NumPy's rules at a pole of the function: ``x_dot / x`` at
     ``x = 0.0`` is inf, as ``np.log(x)`` is -inf, not a ZeroDivisionError."""
+    _check_inputs(unit, args, tangents)
     tangents = [_FLOAT64(t) if type(t) is float or type(t) is int else t for t in tangents]
-    _check_wrt_values(unit, args)
     keywords = dict(zip((unit.tangent_names[p] for p in unit.wrt), tangents))
     result = unit.jvp(*args, **kwargs, **keywords)
     check_output(result[0], unit.fn)
     return result
 
 
-def _check_wrt_values(unit, args):
-    """Each ``wrt`` argument given by position holds a number (``runtime.check_wrt``)."""
+def _check_inputs(unit, args, tangents):
+    """Each ``wrt`` argument given by position holds a number (``runtime.check_wrt``),
+    and its tangent is shaped like it (``tangents``: in the order of ``unit.wrt``)."""
     positions = unit.__dict__.get("wrt_positions")
     if positions is None:
-        params = parameters(unit.fn)
+        params = [name for name, p in own_signature(unit.fn).parameters.items()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         positions = unit.__dict__["wrt_positions"] = [
             (params.index(p), p) for p in unit.wrt if p in params]
     for index, name in positions:
         if index < len(args):
             runtime.check_wrt(args[index], name)
+            check_shaped_like(tangents[unit.wrt.index(name)], args[index],
+                              f"the tangent of `{name}`", f"`{name}`")
 
 
 def parameters(fn):

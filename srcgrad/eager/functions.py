@@ -31,6 +31,7 @@ from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
 from srcgrad.runtime.guards import check_array_types
 from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
+from srcgrad.runtime.wrt_values import check_shaped_like
 
 _TRACKED = (VariableBase, Tensor)
 
@@ -199,12 +200,19 @@ def _run(unit, args, kwargs, dy, f):
         raise _none_result(f) from None
     if value is None:
         raise _none_result(f)
-    return value, unit.backward(saved, _seed(dy))
+    return value, unit.backward(saved, _seed(dy, value))
 
 
-def _seed(dy):
+def _seed(dy, value):
+    """``dy`` as plain values, once it is shaped like the output ``value``."""
+    seed = _plain_seed(dy)
+    check_shaped_like(seed, value, "dy", "the function's output")
+    return seed
+
+
+def _plain_seed(dy):
     if isinstance(dy, (list, tuple)):
-        return tuple(_seed(d) for d in dy)
+        return tuple(_plain_seed(d) for d in dy)
     return dy._value if isinstance(dy, (Tensor, VariableBase)) else dy
 
 

@@ -13,8 +13,10 @@ import numpy as np
 
 from srcgrad.eager import structure
 from srcgrad.eager.variables import Tensor, _as_value
+from srcgrad.errors import GradientError
 from srcgrad.runtime import in_dtype_of, zeros_like
 from srcgrad.runtime.variables import VariableBase
+from srcgrad.runtime.wrt_values import check_shaped_like
 
 
 class UnconnectedGradients(enum.Enum):
@@ -84,11 +86,23 @@ def _targets(target):
 
 
 def _seeds(targets, output_gradients):
-    flat = structure.flatten(output_gradients) if output_gradients is not None else \
-        [None] * len(targets)
-    return [_ones(_as_value(t)) if g is None else
-            (g if isinstance(g, Tensor) else _as_value(g))
-            for t, g in zip(targets, flat)]
+    """The cotangent of each target: ones, or its output gradient, which must be shaped
+    like it (one per target)."""
+    if output_gradients is None:
+        return [_ones(_as_value(t)) for t in targets]
+    flat = structure.flatten(output_gradients)
+    if len(flat) != len(targets):
+        raise GradientError(f"output_gradients holds {len(flat)} values for "
+                            f"{len(targets)} targets: give one per target")
+    seeds = []
+    for t, g in zip(targets, flat):
+        if g is None:
+            seeds.append(_ones(_as_value(t)))
+            continue
+        check_shaped_like(_as_value(g), _as_value(t), "an output gradient",
+                          "its target")
+        seeds.append(g if isinstance(g, Tensor) else _as_value(g))
+    return seeds
 
 
 def _ones(value):

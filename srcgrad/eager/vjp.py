@@ -48,7 +48,7 @@ def make_vjp(f, params=None, persistent=True):
                 saved = fresh(saved)   # (the backward pops its stacks)
             else:
                 state["saved"] = None
-            seed = ones_seed(result) if dy is None else _seed(dy)
+            seed = ones_seed(result) if dy is None else _seed(dy, result)
             return call.by_position(call.unit.backward(saved, seed))
 
         return result, vjp

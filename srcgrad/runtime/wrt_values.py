@@ -9,7 +9,7 @@ import dataclasses
 
 import numpy as np
 
-from srcgrad.errors import NotDifferentiableArgumentError
+from srcgrad.errors import GradientError, NotDifferentiableArgumentError
 from srcgrad.runtime.core import zeros_like, zeros_like_structure
 
 __all__ = ["check_wrt", "wrt_zeros"]
@@ -60,3 +60,65 @@ def _holds_number(x, depth, seen):
     else:
         items = getattr(x, "__dict__", {}).values()
     return any(_holds_number(item, depth + 1, seen) for item in items)
+
+
+def check_shaped_like(given, like, what, of="the value it belongs to"):
+    """Raise ``GradientError`` unless ``given`` (a cotangent, tangent or output gradient)
+    has the structure of ``like`` and each of its arrays ``like``'s shape there: a
+    cotangent of the wrong shape would broadcast into a wrong derivative. ``None`` in
+    ``given`` stands for zeros."""
+    problem = _shape_mismatch(given, like, 0)
+    if problem is not None:
+        raise GradientError(f"{what} {problem}; it must be shaped like {of}")
+
+
+def _shape_mismatch(given, like, depth):
+    if given is None or depth > _MAX_DEPTH:
+        return None
+    if isinstance(like, (list, tuple)) and not hasattr(like, "shape"):
+        if hasattr(given, "shape") and len(given.shape):   # an array for a list of numbers
+            found, expected = tuple(given.shape), _shape(like)
+            return None if found == expected else f"is shaped {found}, not {expected}"
+        if not isinstance(given, (list, tuple)) or len(given) != len(like):
+            return f"is {_described(given)} where a sequence of {len(like)} items is expected"
+        problems = (_shape_mismatch(g, v, depth + 1) for g, v in zip(given, like))
+        return next((p for p in problems if p is not None), None)
+    if isinstance(like, dict):
+        if not isinstance(given, dict) or set(given) - set(like):
+            return f"is {_described(given)} where a dict with keys {sorted(like, key=str)} " \
+                "is expected"
+        problems = (_shape_mismatch(g, like[k], depth + 1) for k, g in given.items())
+        return next((p for p in problems if p is not None), None)
+    if dataclasses.is_dataclass(like) and not isinstance(like, type):
+        if type(given) is not type(like):   # (a sparse dict of fields, say)
+            return None
+        problems = (_shape_mismatch(getattr(given, f.name), getattr(like, f.name), depth + 1)
+                    for f in dataclasses.fields(like))
+        return next((p for p in problems if p is not None), None)
+    expected = _shape(like)
+    if expected is None:   # an object of another kind: its cotangent's own business
+        return None
+    found = _shape(given)
+    if found != expected:
+        return f"is shaped {found}, not {expected}"
+    return None
+
+
+def _shape(value):
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return tuple(shape)
+    if isinstance(value, (int, float, complex, np.number, bool)):
+        return ()
+    if isinstance(value, (list, tuple)):
+        try:
+            return np.shape(value)
+        except ValueError:   # items of several shapes
+            return None
+    return None
+
+
+def _described(value):
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    return f"a {type(value).__name__} shaped {_shape(value)}"
