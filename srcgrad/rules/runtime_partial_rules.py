@@ -13,6 +13,7 @@ deflinear(rt.match_complex, "target, v", "_sg.match_complex(v, g)", linear_in="v
 defelementwise(rt.digamma, "_sg.polygamma(1, x)")
 defelementwise(rt.polygamma, None, "_sg.polygamma(n + 1, x)", params=("n", "x"))
 defelementwise(rt.gamma, "ans * _sg.digamma(x)")
-defelementwise(rt.safe_log, "_sg.safe_ratio(1.0, x)")
-defelementwise(rt.safe_ratio, "_sg.safe_ratio(1.0, x)", "-_sg.safe_ratio(ans, x)",
-               params=("p", "x"))
+# ``like`` only says whether the power is complex (``ans`` is complex exactly then).
+defelementwise(rt.safe_log, "_sg.safe_ratio(1.0, x, ans)", None, params="x, like=None")
+defelementwise(rt.safe_ratio, "_sg.safe_ratio(1.0, x, ans)", "-_sg.safe_ratio(ans, x)", None,
+               params="p, x, like=None")

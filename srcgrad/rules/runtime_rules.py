@@ -245,5 +245,5 @@ for _helper, _other, _product, _partner in [
         ("a" if _other == "b" else "b"): None})
 
 # Partials used by rule rows.
-defelementwise(rt.power_exponent_partial, "_sg.safe_ratio(p, x)", "_sg.safe_log(x)",
+defelementwise(rt.power_exponent_partial, "_sg.safe_ratio(p, x)", "_sg.safe_log(x, p)",
                params=("x", "p"))

@@ -46,16 +46,28 @@ def added_at(dx, index, g):
     return add_at(snapshot(dx), index, g)
 
 
-def safe_ratio(p, x):
-    """``p / x`` where ``x > 0``, else 0 (the derivative of ``power_exponent_partial``)."""
+def _power_domain(x, *others):
+    """``x`` as the base of ``x ** p`` and where its log is taken: a complex power (any
+    of them complex: NumPy's principal log) off ``x == 0``, a real one where ``x > 0``."""
+    if np.iscomplexobj(x) or any(np.iscomplexobj(v) for v in others):
+        x = as_array(x, complex)
+        return x, x != 0
     x = as_array(x, float)
-    return np.where(x > 0, p / np.where(x > 0, x, 1.0), 0.0)
+    return x, x > 0
 
 
-def safe_log(x):
-    """``log(x)`` where ``x > 0``, else 0."""
-    x = as_array(x, float)
-    return np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), 0.0)
+def safe_ratio(p, x, like=None):
+    """``p / x`` where ``x > 0``, else 0 (the derivative of ``power_exponent_partial``);
+    for a complex power (``p``, ``x`` or ``like`` complex) wherever ``x != 0``."""
+    x, keep = _power_domain(x, p, like)
+    return np.where(keep, p / np.where(keep, x, 1.0), 0.0)
+
+
+def safe_log(x, like=None):
+    """``log(x)`` where ``x > 0``, else 0; the principal log wherever ``x != 0`` for a
+    complex power (``x`` or ``like`` complex)."""
+    x, keep = _power_domain(x, like)
+    return np.where(keep, np.log(np.where(keep, x, 1.0)), 0.0)
 
 
 def missing_transpose(name):

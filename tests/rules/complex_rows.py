@@ -258,3 +258,34 @@ def _extra_rows():
 
 
 EXTRA_ROWS = _extra_rows()
+
+
+# -- orders 2 and 3 ------------------------------------------------------------------------
+def check_order(case, index, order, mode, direction):
+    """``D^k L(z)[v, ..., v]`` of ``L(z) = Re <W, f(..., z, ...)>`` through the composition
+    ``mode`` (``tests.rules.orders``, or ``rev-fwd``: reverse over forward) against a
+    central difference of ``t -> L(z + t v)``, for ``v`` an imaginary or a general complex
+    direction."""
+    from tests.rules.orders import composed, finite_difference, make_loss
+
+    row_, rng = case.row, np.random.default_rng(case.seed())
+    args = case.sample(rng)
+    w = random_like(row_.fn(*args), rng)
+    v = random_like(args[index], rng)
+    if direction == "imaginary":
+        v = 1j * np.imag(v) if isinstance(v, np.ndarray) else complex(0, np.imag(v))
+    numeric, rounding = finite_difference(make_loss(row_.fn, args, index, w), args[index],
+                                          v, order)
+    loss = make_loss(row_.fn, args, index, w)
+    if mode == "rev-fwd":      # reverse over forward: <grad(y -> jvp(L)(y, v)[1])(z), v>
+        tangent = sg.jvp(loss)
+
+        def along(y):
+            return tangent(y, v)[1]
+        analytic = float(np.sum(np.real(sg.grad(along)(args[index]) * v)))
+    else:
+        analytic = float(np.real(composed(loss, args[index], v, mode)))
+    tol = 1e-4 * max(abs(numeric), abs(analytic)) + 1e-6 + rounding
+    assert abs(numeric - analytic) <= tol, (
+        f"{case.label()} argument {index}, order {order} ({mode}, {direction} direction): "
+        f"finite differences {numeric!r}, srcgrad {analytic!r}")
