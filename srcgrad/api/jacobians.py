@@ -63,6 +63,10 @@ def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
 
     def elementwise_grad_fn(*args, **kwargs):
         value, backward = vjp_fn(*args, **kwargs)
+        for leaf in pytree.leaves(value):
+            if np.iscomplexobj(leaf):
+                raise TypeError(core.complex_output_message("sg.elementwise_grad",
+                                                            np.asarray(leaf).dtype))
         return backward(pytree.ones_like(value))
 
     unit = attribute(vjp_fn, "unit")

@@ -9,6 +9,8 @@ import copy
 import dataclasses
 import functools
 import inspect
+import re
+import sys
 import types
 
 import numpy as np
@@ -481,16 +483,41 @@ def seed(ans):
         return _ONE64
     if ans is None:
         raise NoneOutputError()
-    if isinstance(ans, np.ndarray) and ans.size == 1 and ans.dtype.kind in "fc":
+    if isinstance(ans, np.ndarray) and ans.size == 1 and ans.dtype.kind == "f":
         return np.ones_like(ans)   # shape (1,) or (1, 1): one number, as autograd takes it
-    if np.ndim(ans) != 0 or isinstance(ans, (list, tuple, dict)):
+    if np.ndim(ans) != 0 and not (isinstance(ans, np.ndarray) and ans.size == 1) \
+            or isinstance(ans, (list, tuple, dict)):
         raise TypeError(
-            f"grad requires a scalar output; the function returned shape {np.shape(ans)}. "
-            "Use sg.vjp or sg.jacobian for non-scalar outputs.")
+            f"{_api_name()} requires a scalar output; the function returned shape "
+            f"{np.shape(ans)}. Use sg.vjp or sg.jacobian for non-scalar outputs.")
     kind = dtype_of(ans).kind
-    if kind not in "fc":
-        raise TypeError(f"grad requires a float output; the function returned {type(ans).__name__}")
+    if kind == "c":
+        raise TypeError(complex_output_message(_api_name(), dtype_of(ans)))
+    if kind != "f":
+        raise TypeError(f"{_api_name()} requires a float output; the function returned "
+                        f"{type(ans).__name__}")
     return np.ones_like(ans)[()] if isinstance(ans, (np.ndarray, np.generic)) else 1.0
+
+
+def complex_output_message(api, dtype):
+    """Why ``api`` refuses a complex output, and the ways to ask for a derivative."""
+    return (f"{api} requires a real output; the function returned {dtype} (the gradient "
+            "of a complex value is not defined). Differentiate a real function of it, "
+            "np.real(f(x)) or np.abs(f(x)) ** 2; for a holomorphic f, take "
+            "sg.vjp(f)(x)[1](1.0) (f'(x)) or sg.jvp(f)(x, 1.0)")
+
+
+_ROLE = re.compile(r"(value_and_grad|grad_jvp|grad)(_scalars)?(_\d+)?(_fn)?$")
+_APIS = {"value_and_grad": "sg.value_and_grad", "grad_jvp": "sg.hvp (or sg.hessian)",
+         "grad": "sg.grad"}
+
+
+def _api_name():
+    """The API whose generated function called ``seed``, read from the caller's name,
+    which srcgrad made: ``f_grad``, ``f_value_and_grad``, ``f_grad_jvp`` (``_scalars``,
+    ``_1``: a variant, a name taken), ``grad_fn`` (``has_aux``)."""
+    found = _ROLE.search(sys._getframe(2).f_code.co_name)
+    return _APIS[found.group(1)] if found else "sg.grad"
 
 
 def sign(x):
