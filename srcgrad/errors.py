@@ -44,6 +44,10 @@ class TransformError(SrcgradError):
         return f"{self.reason}\n{where}\n    {stripped}\n    {' ' * caret_col}^"
 
 
+class SourceNotFoundError(TransformError):
+    """srcgrad cannot read the source of a function (``python -c``, ``exec`` of a string)."""
+
+
 class MissingRuleError(TransformError):
     """A function on the differentiated path has no derivative rule."""
 

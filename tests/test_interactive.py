@@ -32,22 +32,31 @@ def _says_every_way(message):
     assert "linecache entry holding its text" in message
 
 
-def test_python_dash_c_gets_an_error_naming_every_way_that_works():
-    code = "import srcgrad as sg\ndef f(x):\n    return x * x\nsg.grad(f)(1.0)\n"
+@pytest.mark.parametrize("defined, name", [
+    ("def f(x):\n    return x * x\nsg.grad(f)(1.0)\n", "f"),
+    ("print(sg.grad(lambda x: x * x)(3.0))\n", "<lambda>"),
+    ("g = lambda x: np.sin(x)\nprint(sg.value_and_grad(g)(3.0))\n", "<lambda>"),
+])
+def test_python_dash_c_gets_an_error_naming_every_way_that_works(defined, name):
+    """A def and a lambda alike: nothing to read, not a file that changed."""
+    code = "import srcgrad as sg, numpy as np\n" + defined
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     last = done.stderr.strip().splitlines()[-1]
     assert done.returncode == 1
-    assert last.startswith("srcgrad.errors.TransformError: cannot read the source of f, "
-                           "defined in <string> (code run with python -c or exec()")
+    assert last.startswith(f"srcgrad.errors.SourceNotFoundError: cannot read the source of "
+                           f"{name}, defined in <string> (code run with python -c or exec()")
+    assert "changed after" not in done.stderr
     _says_every_way(last)
 
 
-def test_exec_of_a_string_gets_the_same_error():
+@pytest.mark.parametrize("text, name", [("def f(x):\n    return x * 3.0\n", "f"),
+                                        ("f = lambda x: x * 3.0\n", "<lambda>")])
+def test_exec_of_a_string_gets_the_same_error(text, name):
     namespace = {}
-    exec("def f(x):\n    return x * 3.0\n", namespace)
-    with pytest.raises(sg.TransformError, match="cannot read the source of f") as info:
-        sg.grad(namespace["f"])
+    exec(text, namespace)
+    with pytest.raises(sg.TransformError, match=f"cannot read the source of {name}") as info:
+        sg.grad(namespace["f"])(1.0)
     _says_every_way(str(info.value))
 
 

@@ -22,7 +22,7 @@ import textwrap
 import types
 
 from srcgrad import syntax
-from srcgrad.errors import TransformError
+from srcgrad.errors import SourceNotFoundError, TransformError
 from srcgrad.frontend.depth import check_depth
 from srcgrad.frontend.freshness import compiles_to, stale_source_error, unwrap_own
 from srcgrad.frontend.source_lines import def_lines
@@ -127,6 +127,8 @@ def parse_function(fn):
     cut = _read_lines(fn, def_lines)
     try:
         node = _parse_source(fn, cut)
+    except SourceNotFoundError:   # nothing read: not a file that changed
+        raise
     except (SyntaxError, TransformError):
         if not compiles_to(fn):   # what was read is not the function (see fence)
             raise stale_source_error(fn) from None
@@ -157,7 +159,7 @@ def _read_lines(fn, read):
     except (OSError, TypeError):
         from srcgrad.frontend.interactive import WAYS_IN
 
-        raise TransformError(
+        raise SourceNotFoundError(
             f"cannot read the source of {fn.__qualname__}, defined in "
             f"{fn.__code__.co_filename} (code run with python -c or exec() of a string "
             f"leaves no source to read). {WAYS_IN}") from None
