@@ -17,11 +17,18 @@ from srcgrad.cli import COMMANDS
 from srcgrad.cli.errors import FAILURE, CommandLineError, describe
 
 
+def _version():
+    from srcgrad import __version__
+
+    return __version__
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="python -m srcgrad",
                                      description="srcgrad: readable generated derivatives")
     parser.add_argument("--traceback", action="store_true",
                         help="on an error, show the Python traceback (for a bug report)")
+    parser.add_argument("--version", action="version", version=f"srcgrad {_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True)
     modules = {}
     for name in COMMANDS:

@@ -410,3 +410,20 @@ def test_runtime_error_in_generated_code_shows_the_generated_line():
     frame = info.traceback[-1]
     assert str(frame.path).startswith("<srcgrad")
     assert "x / 0.0" in linecache.getline(str(frame.path), frame.lineno + 1)
+
+
+@pytest.mark.parametrize("api, named", [
+    (lambda f, x: sg.grad(f)(x), "sg.grad"),
+    (lambda f, x: sg.value_and_grad(f)(x), "sg.value_and_grad"),
+    (lambda f, x: sg.grad(lambda v: (f(v), 0), has_aux=True)(x), "sg.grad"),
+    (lambda f, x: sg.value_and_grad(lambda v: (f(v), 0), has_aux=True)(x),
+     "sg.value_and_grad"),
+    (lambda f, x: sg.hessian(f)(x), "sg.hessian"),
+])
+def test_a_non_scalar_output_error_names_the_api_called(api, named):
+    def vector(x):
+        return np.sin(x) * 2.0
+    for _ in range(2):
+        with pytest.raises(TypeError, match="requires a scalar output") as caught:
+            api(vector, np.array([0.1, 0.2, 0.3]))
+        assert named in str(caught.value).split(" requires")[0]
