@@ -37,6 +37,7 @@ import numpy as np
 
 from srcgrad import syntax
 from srcgrad.codegen.emit import GeneratedModule
+from srcgrad.compiler import library_watch
 from srcgrad.compiler.cache_keys import Uncacheable, code_digest, describe, source_of
 from srcgrad.syntax import gast
 
@@ -142,7 +143,8 @@ def lookup(parsed, wrt, mode="reverse", required=()):
     """The cached unit for ``parsed`` w.r.t. ``wrt``; a miss keeps the key for ``store``.
     ``required``: the fields (``Entry.store``'s) that loading this mode needs."""
     folder = _usable_directory()
-    if folder is None or getattr(parsed.fn, "__srcgrad_lifted__", None) is not None:
+    if folder is None or getattr(parsed.fn, "__srcgrad_lifted__", None) is not None or \
+            library_watch.REBOUND:   # (NumPy rebound here: what was stored may not hold)
         return Entry()   # (a lifted local function: its source is no file's text)
     try:
         names = names_of(parsed)

@@ -27,7 +27,7 @@ from srcgrad.analysis import escapes, fixpoint
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.compiler import cache as disk_cache
-from srcgrad.compiler import debug, guards, unit_cache
+from srcgrad.compiler import debug, guards, library_watch, unit_cache
 from srcgrad.compiler import reverse as compiler
 from srcgrad.errors import check_output
 from srcgrad.frontend.depth import room_for_deep_expressions
@@ -169,6 +169,7 @@ def _load(unit, parsed, module, links):
                           or defaults.default_bindings(parsed.fn, parsed.node))
     unit.filename = loader.load(module.source, unit.fn.__qualname__ + " jvp", unit.namespace,
                                 owner=unit)
+    library_watch.watch(unit, module.source)
     debug.annotate_lines(unit)
     unit.functions = {"jvp": unit.namespace[module.functions["jvp"]]}
     unit.jvp.source = unit.source

@@ -30,7 +30,7 @@ from srcgrad.analysis import escapes
 from srcgrad.codegen import defaults, emit, loader
 from srcgrad.codegen.naming import Namer
 from srcgrad.compiler import cache as disk_cache
-from srcgrad.compiler import code_cache, debug, guards, unit_cache
+from srcgrad.compiler import code_cache, debug, guards, library_watch, unit_cache
 from srcgrad.compiler.reverse_assembly import _assemble, _container_params, _scalar_dispatch
 from srcgrad.frontend.depth import room_for_deep_expressions
 from srcgrad.frontend.fence import check_function
@@ -248,6 +248,7 @@ def _load(unit, parsed, module, zero_wrt, callee_aliases):
                           else defaults.default_bindings(parsed.fn, parsed.node))
     unit.filename = loader.register(module.source, unit.fn.__qualname__, annotated=True,
                                     owner=unit)
+    library_watch.watch(unit, module.source)
     for role, alias in module.functions.items():
         if role.startswith("scalar_"):
             unit.namespace[alias] = _ScalarVariant(unit, role[len("scalar_"):], alias)

@@ -33,6 +33,7 @@ import types
 
 from srcgrad import runtime
 from srcgrad.codegen import loader
+from srcgrad.compiler import library_watch
 from srcgrad.frontend.freshness import unwrap_own
 from srcgrad.runtime.variables import VariableBase
 
@@ -227,6 +228,8 @@ def _load(unit, texts):
         code = codes[name]
         closure = tuple(types.CellType(runtime[v]) if v in runtime else cells[v]
                         for v in code.co_freevars)
+        library_watch.watch_cells(unit, [cell for v, cell in zip(code.co_freevars, closure)
+                                         if v in ("np", "math")])
         functions[role] = types.FunctionType(code, user.__globals__, name, None, closure)
         functions[role].source = text
     return functions
