@@ -16,6 +16,7 @@ from srcgrad.rules import (  # noqa: F401
     numpy_products,
     numpy_reductions,
     numpy_shape,
+    numpy_windows,
     operators,
     runtime_partial_rules,
     runtime_rules,
@@ -42,7 +43,8 @@ def _loader(module):
 
 OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special"), "scipy.stats": _loader("scipy_stats"),
                  "scipy.linalg": _loader("scipy_linalg"),
-                 "scipy.integrate": _loader("scipy_integrate")}
+                 "scipy.integrate": _loader("scipy_integrate"),
+                 "scipy.signal": _loader("scipy_signal")}
 REGISTRY.optional.update(OPTIONAL_ROWS)
 
 

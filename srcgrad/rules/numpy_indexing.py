@@ -62,3 +62,12 @@ defadjoint(np.interp, "x, xp, fp, left=None, right=None, period=None",
 defrefuses(np.interp, "left", "right", "period")
 defconstant(np.real_if_close, tol="a tolerance: the value is locally constant in it")
 defconstant(np.full_like, a="only its shape and dtype are read")
+
+# np.select: linear in its choices and its default (the conditions are masks).
+defadjoint(np.select, "condlist, choicelist, default=0",
+           choicelist="_sg.select_choices_adjoint(g, condlist, choicelist)",
+           default="_sg.unbroadcast(_sg.select_adjoint(g, condlist, choicelist, "
+                   "len(condlist)), default)",
+           tangent={"choicelist": "_sg.select_choices_tangent(choicelist_dot, condlist)",
+                    "default": "_sg.select_default_tangent(default_dot, condlist)"}
+           ).constants["condlist"] = "boolean masks choosing where each choice is taken"

@@ -3,7 +3,7 @@ their transpose; their tangent is the same call on the tangent)."""
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint, deflinear
+from srcgrad.rules.registry import defadjoint, deflinear, defnondiff
 
 _SAME_SHAPE = "np.reshape(g, np.shape(a))"
 deflinear(np.reshape, "a, shape=None, order='C', newshape=None", _SAME_SHAPE, linear_in="a")
@@ -61,3 +61,20 @@ deflinear(np.array_split, f"{_SPLIT}, axis=0", "_sg.split_adjoint(g, ary, axis)"
 deflinear(np.hsplit, _SPLIT, "_sg.hsplit_adjoint(g, ary)", linear_in="ary")
 deflinear(np.vsplit, _SPLIT, "_sg.split_adjoint(g, ary, 0)", linear_in="ary")
 deflinear(np.dsplit, _SPLIT, "_sg.split_adjoint(g, ary, 2)", linear_in="ary")
+
+# np.row_stack: vstack's deprecated alias (NumPy 2 still has it).
+if hasattr(np, "row_stack"):
+    deflinear(np.row_stack, "tup, dtype=None, casting='same_kind'",
+              "_sg.vstack_adjoint(g, tup)", linear_in="tup")
+
+# NumPy's scalar types called as casts: np.float32(x) keeps the derivative (in its
+# dtype), np.int64(x) truncates (zero derivative, as int(x) and x.astype(int)).
+# (float16 is left out: finite differences cannot check it, and it is refused instead)
+for _name in ("float32", "float64", "longdouble", "complex64", "complex128",
+              "clongdouble"):
+    defadjoint(getattr(np, _name), "x=0", x=f"_sg.cast_adjoint(g, x, np.{_name})",
+               tangent={"x": f"_sg.cast_tangent(x_dot, np.{_name}, None)"})
+defnondiff(*{getattr(np, _name) for _name in (
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intp",
+    "uintp", "bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "long", "ulong",
+    "longlong", "ulonglong") if hasattr(np, _name)})

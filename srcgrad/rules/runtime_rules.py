@@ -247,3 +247,37 @@ for _helper, _other, _product, _partner in [
 # Partials used by rule rows.
 defelementwise(rt.power_exponent_partial, "_sg.safe_ratio(p, x)", "_sg.safe_log(x, p)",
                params=("x", "p"))
+
+# np.select, np.gradient and the window views: adjoint and tangent helpers, each linear
+# in its first argument and the other's transpose.
+deflinear(rt.select_adjoint, "v, condlist, choicelist, which",
+          "_sg.select_adjoint(g, condlist, choicelist, which)", linear_in="v")
+deflinear(rt.select_choices_adjoint, "v, condlist, choicelist",
+          "_sg.select_choices_tangent(g, condlist)", linear_in="v")
+deflinear(rt.select_choices_tangent, "v, condlist", "_sg.select_choices_adjoint(g, condlist, v)",
+          linear_in="v")
+deflinear(rt.select_default_tangent, "v, condlist",
+          "_sg.unbroadcast(_sg.select_default_tangent(g, condlist), v)", linear_in="v")
+deflinear(rt.gradient_adjoint, "v, f, spacing, axis, edge_order",
+          "_sg.gradient_tangent(g, f, spacing, axis, edge_order)", linear_in="v")
+deflinear(rt.gradient_tangent, "v, f, spacing, axis, edge_order",
+          "_sg.gradient_adjoint(g, f, spacing, axis, edge_order)", linear_in="v")
+deflinear(rt.sliding_window_adjoint, "v, x, window_shape, axis=None",
+          "_sg.sliding_window_tangent(g, x, window_shape, axis)", linear_in="v")
+deflinear(rt.sliding_window_tangent, "v, x, window_shape, axis=None",
+          "_sg.sliding_window_adjoint(g, x, window_shape, axis)", linear_in="v")
+deflinear(rt.strided_adjoint, "v, x, shape, strides", "_sg.strided_tangent(g, x, shape, strides)",
+          linear_in="v")
+deflinear(rt.strided_tangent, "v, x, shape, strides", "_sg.strided_adjoint(g, x, shape, strides)",
+          linear_in="v")
+# Convolutions' adjoint helpers: bilinear (see runtime.convolution_adjoints).
+defadjoint(rt.convolve_adjoint, "v, other, like, numpy_1d=False",
+           v="_sg.convolve_part(g, other, v, numpy_1d)",
+           other="_sg.convolve_adjoint(v, g, other, numpy_1d)",
+           tangent={"v": "_sg.convolve_adjoint(v_dot, other, like, numpy_1d)",
+                    "other": "_sg.convolve_adjoint(v, other_dot, like, numpy_1d)"})
+defadjoint(rt.convolve_part, "h, other, like, numpy_1d=False",
+           h="_sg.convolve_adjoint(g, other, h, numpy_1d)",
+           other="_sg.convolve_adjoint(g, h, other, numpy_1d)",
+           tangent={"h": "_sg.convolve_part(h_dot, other, like, numpy_1d)",
+                    "other": "_sg.convolve_part(h, other_dot, like, numpy_1d)"})

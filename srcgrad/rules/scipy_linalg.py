@@ -60,6 +60,23 @@ def _register():
     defadjoint(sl.sqrtm, "A, disp=None, blocksize=None", A="_sg.sqrtm_adjoint(g, ans)",
                tangent={"A": "_sg.sqrtm_tangent(A_dot, ans)"}, name="scipy.linalg.sqrtm")
 
+    defadjoint(sl.solve_sylvester, "a, b, q",
+               a="_sg.sylvester_adjoint(g, a, b, ans, 'a')",
+               b="_sg.sylvester_adjoint(g, a, b, ans, 'b')",
+               q="_sg.sylvester_adjoint(g, a, b, ans, 'q')",
+               tangent={"a": "_sg.sylvester_tangent(a, b, ans, a_dot=a_dot)",
+                        "b": "_sg.sylvester_tangent(a, b, ans, b_dot=b_dot)",
+                        "q": "_sg.sylvester_tangent(a, b, ans, q_dot=q_dot)"},
+               name="scipy.linalg.solve_sylvester")
+    defadjoint(sl.solve_banded, "l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, "
+               "check_finite=True",
+               ab="_sg.solve_banded_adjoint(g, l_and_u, ab, ans, 'ab')",
+               b="_sg.solve_banded_adjoint(g, l_and_u, ab, ans, 'b')",
+               tangent={"ab": "_sg.solve_banded_tangent(l_and_u, ab, ans, ab_dot=ab_dot)",
+                        "b": "_sg.solve_banded_tangent(l_and_u, ab, ans, b_dot=b_dot)"},
+               name="scipy.linalg.solve_banded").constants.update(
+                   l_and_u="the band's widths (integers)", overwrite_ab="a flag")
+
 
 if sl is not None:
     _register()

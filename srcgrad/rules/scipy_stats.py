@@ -130,6 +130,11 @@ def _multivariate():
         defadjoint(getattr(st.multivariate_normal, method),
                    "x, mean=None, cov=1, allow_singular=False", tangent=tangents,
                    name=f"scipy.stats.multivariate_normal.{method}", **terms)
+    defadjoint(st.multivariate_normal.entropy, "mean=None, cov=1, allow_singular=False",
+               cov="_sg.mvn_entropy_adjoint(g, cov)",
+               tangent={"cov": "_sg.mvn_entropy_tangent(cov_dot, cov)"},
+               name="scipy.stats.multivariate_normal.entropy"
+               ).constants["mean"] = "the entropy does not depend on the mean"
 
 
 def _register():

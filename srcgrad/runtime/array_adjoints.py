@@ -152,3 +152,71 @@ def linspace_tangent(start_dot, stop_dot, start, stop, num, endpoint, axis):
     start_dot = np.broadcast_to(start_dot, shape)
     stop_dot = np.broadcast_to(stop_dot, shape)
     return np.linspace(start_dot, stop_dot, num, endpoint, axis=axis)
+
+
+def gradient_adjoint(g, f, spacing, axis, edge_order):
+    """Transpose of ``np.gradient(f, spacing, axis=axis, edge_order=edge_order)`` in
+    ``f``: along each axis the differences are a banded matrix ``D`` (read from NumPy as
+    ``np.gradient`` of the identity), and ``f`` gets ``D.T`` applied to that axis'
+    cotangent. ``g`` is one array (one axis) or a list (several; None: unused)."""
+    ndim = np.ndim(f)
+    axes = tuple(range(ndim)) if axis is None else (
+        (axis,) if np.ndim(axis) == 0 else tuple(axis))
+    axes = tuple(int(ax) % ndim for ax in axes)
+    parts = [g] if len(axes) == 1 else list(g)
+    spacings = _axis_spacings(spacing, len(axes))
+    out = np.zeros(np.shape(f), dtype=np.result_type(f, *[p for p in parts if p is not None],
+                                                     0.0))
+    for ax, part, step in zip(axes, parts, spacings):
+        if part is None:
+            continue
+        n = np.shape(f)[ax]
+        band = np.gradient(np.eye(n), *step, axis=0, edge_order=edge_order)
+        moved = np.tensordot(band.T, np.moveaxis(np.asarray(part), ax, 0), axes=1)
+        out += np.moveaxis(moved, 0, ax)
+    return out
+
+
+def _axis_spacings(spacing, count):
+    """``np.gradient``'s spacing argument per axis, as the extra arguments of a call
+    along one axis: ``()`` (unit), ``(h,)`` or ``(coordinates,)``."""
+    if spacing is None:
+        return [()] * count
+    if np.ndim(spacing) == 0 or count == 1:
+        return [(spacing,)] * count
+    return [(step,) for step in spacing]
+
+
+def select_adjoint(g, condlist, choicelist, which):
+    """The cotangent of choice ``which`` (an index; ``len(condlist)``: the default) of
+    ``np.select(condlist, choicelist, default)``: ``g`` where that choice was taken."""
+    picked = np.select(condlist, list(range(len(condlist))), len(condlist))
+    return np.where(picked == which, g, 0.0)
+
+
+def select_choices_adjoint(g, condlist, choicelist):
+    return [unbroadcast(select_adjoint(g, condlist, choicelist, k), choice)
+            for k, choice in enumerate(choicelist)]
+
+
+def select_default_tangent(default_dot, condlist):
+    """The tangent of ``np.select`` through its default: ``default_dot`` where no
+    condition holds."""
+    return np.select(condlist, [0.0] * len(condlist), default_dot)
+
+
+def select_choices_tangent(choices_dot, condlist):
+    """The tangent of ``np.select`` through its choices (a zero for an unused one)."""
+    return np.select(condlist, [0.0 if c is None else c for c in choices_dot], 0.0)
+
+
+def gradient_tangent(f_dot, f, spacing, axis, edge_order):
+    """``np.gradient`` of the tangent, with the same spacing (linear in ``f``)."""
+    ndim = np.ndim(f)
+    count = ndim if axis is None else (1 if np.ndim(axis) == 0 else len(axis))
+    steps = [s for step in _axis_spacings(spacing, count) for s in step][
+        :1 if spacing is None or np.ndim(spacing) == 0 else count]
+    if spacing is None:
+        steps = []
+    return np.gradient(np.broadcast_to(f_dot, np.shape(f)), *steps, axis=axis,
+                       edge_order=edge_order)

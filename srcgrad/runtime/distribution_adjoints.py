@@ -122,3 +122,20 @@ def mvn_tangent(dot, x, mean, cov, part):
                - np.trace(inverse @ full_dot)) / 2
     out = np.squeeze(out)   # as SciPy squeezes the density
     return out[()] if out.ndim == 0 else out
+
+
+def mvn_entropy_adjoint(g, cov):
+    """The cotangent of ``cov`` in ``multivariate_normal.entropy(mean, cov)`` (``0.5 *
+    log det(2 pi e cov)``): ``g / 2`` times ``cov``'s inverse transposed (a vector of
+    variances or one variance: their reciprocals)."""
+    cov = np.asarray(cov)
+    if cov.ndim < 2:
+        return 0.5 * g / cov if cov.ndim else 0.5 * g / cov[()]
+    return 0.5 * g * np.transpose(np.linalg.inv(cov))
+
+
+def mvn_entropy_tangent(cov_dot, cov):
+    cov = np.asarray(cov)
+    if cov.ndim < 2:
+        return 0.5 * np.sum(cov_dot / cov)
+    return 0.5 * np.sum(np.transpose(np.linalg.inv(cov)) * cov_dot)

@@ -250,3 +250,75 @@ def sqrtm_adjoint(g, ans):
 
 def sqrtm_tangent(a_dot, ans):
     return _per_matrix(lambda x, dm: _linalg().solve_sylvester(x, x, dm), _root(ans), a_dot)
+
+
+def sylvester_adjoint(g, a, b, ans, which):
+    """Cotangents for ``X = solve_sylvester(A, B, Q)`` (``A X + X B = Q``): with ``Y``
+    solving ``A^T Y + Y B^T = g``, ``Q`` gets ``Y``, ``A`` gets ``-Y X^T`` and ``B``
+    ``-X^T Y`` (transposes, not conjugates: autograd's convention)."""
+    import scipy.linalg
+
+    y = scipy.linalg.solve_sylvester(np.transpose(a), np.transpose(b), g)
+    if which == "q":
+        return y
+    return -y @ np.transpose(ans) if which == "a" else -np.transpose(ans) @ y
+
+
+def sylvester_tangent(a, b, ans, a_dot=None, b_dot=None, q_dot=None):
+    """``dX`` solving ``A dX + dX B = dQ - dA X - X dB`` (the terms given)."""
+    import scipy.linalg
+
+    rhs = 0.0
+    if q_dot is not None:
+        rhs = rhs + q_dot
+    if a_dot is not None:
+        rhs = rhs - a_dot @ ans
+    if b_dot is not None:
+        rhs = rhs - ans @ b_dot
+    return scipy.linalg.solve_sylvester(a, b, np.broadcast_to(rhs, np.shape(ans)))
+
+
+def banded_dense(l_and_u, ab):
+    """The square matrix whose band ``ab`` holds (``ab[u + i - j, j] = A[i, j]``)."""
+    lower, upper = l_and_u
+    n = np.shape(ab)[1]
+    out = np.zeros((n, n), dtype=np.result_type(ab, 0.0))
+    for row in range(lower + upper + 1):
+        offset = upper - row     # the diagonal this row of ab holds
+        j = np.arange(max(offset, 0), min(n, n + offset))
+        out[j - offset, j] = ab[row, j]
+    return out
+
+
+def banded_of(l_and_u, dense):
+    """The band of ``dense`` in ``solve_banded``'s storage (the transpose of
+    ``banded_dense`` as a linear map: the entries outside the band are dropped)."""
+    lower, upper = l_and_u
+    n = np.shape(dense)[0]
+    out = np.zeros((lower + upper + 1, n), dtype=np.result_type(dense, 0.0))
+    for row in range(lower + upper + 1):
+        offset = upper - row
+        j = np.arange(max(offset, 0), min(n, n + offset))
+        out[row, j] = dense[j - offset, j]
+    return out
+
+
+def solve_banded_adjoint(g, l_and_u, ab, ans, which):
+    """Cotangents for ``x = solve_banded(l_and_u, ab, b)``: ``b`` gets ``y = A^-T g``,
+    ``ab`` the band of ``-y x^T``."""
+    dense = banded_dense(l_and_u, ab)
+    y = np.linalg.solve(np.transpose(dense), g)
+    if which == "b":
+        return y
+    outer = np.multiply.outer(y, ans) if np.ndim(ans) == 1 else y @ np.transpose(ans)
+    return -banded_of(l_and_u, outer)
+
+
+def solve_banded_tangent(l_and_u, ab, ans, ab_dot=None, b_dot=None):
+    """``dx = A^-1 (db - dA x)``."""
+    import scipy.linalg
+
+    rhs = np.zeros(np.shape(ans), dtype=np.result_type(ans, 0.0)) if b_dot is None else b_dot
+    if ab_dot is not None:
+        rhs = rhs - banded_dense(l_and_u, ab_dot) @ ans
+    return scipy.linalg.solve_banded(l_and_u, ab, rhs)

@@ -225,6 +225,8 @@ def check_transposes(row_, rng):
         _, backward = sg.vjp(row_.fn, wrt=index)(*args)
         forward = pairing(w, tangent)
         reverse = float(np.real(np.sum(np.asarray(backward(w)) * v)))
-        assert np.isclose(forward, reverse, rtol=1e-7, atol=1e-9), (
+        # (a row in single precision rounds its tangent and cotangent: its own tolerance)
+        tight = 1e-7 if row_.rtol <= 1e-5 else row_.rtol * 1e-3
+        assert np.isclose(forward, reverse, rtol=tight, atol=1e-9), (
             f"{row_.label()} argument {index}: forward <W, J v> = {forward!r}, "
             f"reverse <J^T W, v> = {reverse!r}")

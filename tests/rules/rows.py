@@ -13,9 +13,10 @@ from tests.rules import (
     rows_special,
     rows_stats,
     rows_value_carrying,
+    rows_windows,
 )
 
 ROWS = (rows_elementwise.ROWS + rows_shape.ROWS + rows_reductions.ROWS + rows_products.ROWS
         + rows_linalg.ROWS + rows_fft.ROWS + rows_special.ROWS
         + rows_stats.ROWS + rows_value_carrying.ROWS + rows_scipy_linalg.ROWS
-        + rows_integrate.ROWS + rows_index_tricks.ROWS)
+        + rows_integrate.ROWS + rows_index_tricks.ROWS + rows_windows.ROWS)

@@ -152,6 +152,10 @@ USES = {
     rt.is_view_of: lambda x: float(rt.is_view_of((x * 2.0)[1:], x)),
     rt.is_duck_array: lambda x: float(rt.is_duck_array(x * 2.0)),
 }
+# NumPy's integer and boolean scalar types called as casts (np.int64(x)): they truncate.
+for _func in REGISTRY.nondiff_functions():
+    if isinstance(_func, type) and issubclass(_func, (np.integer, np.bool_)):
+        USES[_func] = lambda x, cast=_func: float(cast(x[1] * 7.0))
 try:
     import scipy.special
 
