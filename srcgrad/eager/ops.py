@@ -151,7 +151,7 @@ def _compile_adjoint(rule, params):
         template = rule.adjoints[param]
         if rule.broadcasts:
             template = f"_sg.unbroadcast({template}, {param})"
-        elif rule.mixes_operands():
+        elif rule.keeps_real_part(param):
             template = f"_sg.match_real({template}, {param})"
         terms.append(template)
     signature = ", ".join(("g", "ans") + rule.params)

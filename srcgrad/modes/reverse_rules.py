@@ -82,7 +82,7 @@ class RuleExpander:
                     target not in self.mode.numbers and atom.id not in self.mode.numbers)):
                 # unbroadcast also refuses a list or tuple operand of + or * (see there)
                 template = f"_sg.unbroadcast({template}, {param})"
-            elif rule.mixes_operands() and atom.id not in self.mode.lists:
+            elif rule.keeps_real_part(param) and atom.id not in self.mode.lists:
                 # a real operand's cotangent is real
                 template = f"_sg.match_real({template}, {param})"
             if rule.elementwise and all(self.mode.is_scalar(stmt, values[p])

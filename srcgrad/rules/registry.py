@@ -17,6 +17,10 @@ from __future__ import annotations
 import dataclasses
 import sys
 
+# Adjoint helpers that end by summing their result to the operand (``unbroadcast``):
+# real for a real operand already.
+UNBROADCAST_ADJOINTS = {"_sg.unbroadcast", "_sg.matmul_adjoint_a", "_sg.matmul_adjoint_b"}
+
 NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "__class__"}
 
 # Parameters that select what a function computes rather than feed it numbers: integers,
@@ -65,12 +69,15 @@ class Rule:
     tangent_guard: tuple | None = None  # in-place rows: (param, statement) the forward mode
     #                         runs when ``param`` carries a tangent the row has no rule for
 
-    def mixes_operands(self):
-        """Do several operands carry derivatives through this row (``np.dot(a, b)``)? A
-        complex operand then makes a real one's cotangent complex: the modes keep its real
-        part (``_sg.match_real``; broadcasting rows do in ``_sg.unbroadcast``)."""
-        return len(self.adjoints) > 1 and not self.broadcasts and not self.inplace \
-            and not self.name.startswith("srcgrad.")
+    def keeps_real_part(self, param):
+        """Must the modes keep the real part of ``param``'s cotangent (``_sg.match_real``)?
+        Where several operands carry derivatives (``np.dot(a, b)``) a complex one makes a
+        real one's cotangent complex; broadcasting rows keep it real in
+        ``_sg.unbroadcast``, and so do adjoints that end in it (``matmul_adjoint_a``)."""
+        if len(self.adjoints) < 2 or self.broadcasts or self.inplace \
+                or self.name.startswith("srcgrad."):
+            return False
+        return self.adjoints[param].split("(", 1)[0] not in UNBROADCAST_ADJOINTS
 
     def refusal(self, param):
         """The error message for differentiating through ``param``, or None."""
