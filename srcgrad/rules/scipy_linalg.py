@@ -10,7 +10,15 @@ try:
 except ImportError:  # pragma: no cover - exercised only without SciPy
     sl = None
 
+from srcgrad import runtime as rt
 from srcgrad.rules.registry import defadjoint
+
+_ADJOINT_Y = "_sg.sylvester(np.transpose(a), np.transpose(b), g)"
+_SYLVESTER = dict(
+    a=f"-({_ADJOINT_Y} @ np.transpose(ans))", b=f"-(np.transpose(ans) @ {_ADJOINT_Y})",
+    q=_ADJOINT_Y, tangent={"a": "_sg.sylvester(a, b, -(a_dot @ ans))",
+                           "b": "_sg.sylvester(a, b, -(ans @ b_dot))",
+                           "q": "_sg.sylvester(a, b, q_dot)"})
 
 _TRI = "trans, lower, unit_diagonal"
 _SOLVE = "lower, assume_a, transposed"
@@ -60,14 +68,12 @@ def _register():
     defadjoint(sl.sqrtm, "A, disp=None, blocksize=None", A="_sg.sqrtm_adjoint(g, ans)",
                tangent={"A": "_sg.sqrtm_tangent(A_dot, ans)"}, name="scipy.linalg.sqrtm")
 
-    defadjoint(sl.solve_sylvester, "a, b, q",
-               a="_sg.sylvester_adjoint(g, a, b, ans, 'a')",
-               b="_sg.sylvester_adjoint(g, a, b, ans, 'b')",
-               q="_sg.sylvester_adjoint(g, a, b, ans, 'q')",
-               tangent={"a": "_sg.sylvester_tangent(a, b, ans, a_dot=a_dot)",
-                        "b": "_sg.sylvester_tangent(a, b, ans, b_dot=b_dot)",
-                        "q": "_sg.sylvester_tangent(a, b, ans, q_dot=q_dot)"},
-               name="scipy.linalg.solve_sylvester")
+    # A X + X B = Q: with Y solving A^T Y + Y B^T = g, Q gets Y, A gets -Y X^T and B
+    # -X^T Y (transposes, not conjugates: autograd's convention); written in rows only
+    # (the solve itself, transposes, products), so closed under differentiation.
+    for function, name in ((sl.solve_sylvester, "scipy.linalg.solve_sylvester"),
+                           (rt.sylvester, None)):
+        defadjoint(function, "a, b, q", name=name, **_SYLVESTER)
     defadjoint(sl.solve_banded, "l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, "
                "check_finite=True",
                ab="_sg.solve_banded_adjoint(g, l_and_u, ab, ans, 'ab')",

@@ -252,30 +252,12 @@ def sqrtm_tangent(a_dot, ans):
     return _per_matrix(lambda x, dm: _linalg().solve_sylvester(x, x, dm), _root(ans), a_dot)
 
 
-def sylvester_adjoint(g, a, b, ans, which):
-    """Cotangents for ``X = solve_sylvester(A, B, Q)`` (``A X + X B = Q``): with ``Y``
-    solving ``A^T Y + Y B^T = g``, ``Q`` gets ``Y``, ``A`` gets ``-Y X^T`` and ``B``
-    ``-X^T Y`` (transposes, not conjugates: autograd's convention)."""
+def sylvester(a, b, q):
+    """``scipy.linalg.solve_sylvester(a, b, q)``: ``X`` with ``A X + X B = Q`` (the rows
+    of both are written in it, so that they are closed under differentiation)."""
     import scipy.linalg
 
-    y = scipy.linalg.solve_sylvester(np.transpose(a), np.transpose(b), g)
-    if which == "q":
-        return y
-    return -y @ np.transpose(ans) if which == "a" else -np.transpose(ans) @ y
-
-
-def sylvester_tangent(a, b, ans, a_dot=None, b_dot=None, q_dot=None):
-    """``dX`` solving ``A dX + dX B = dQ - dA X - X dB`` (the terms given)."""
-    import scipy.linalg
-
-    rhs = 0.0
-    if q_dot is not None:
-        rhs = rhs + q_dot
-    if a_dot is not None:
-        rhs = rhs - a_dot @ ans
-    if b_dot is not None:
-        rhs = rhs - ans @ b_dot
-    return scipy.linalg.solve_sylvester(a, b, np.broadcast_to(rhs, np.shape(ans)))
+    return scipy.linalg.solve_sylvester(a, b, q)
 
 
 def banded_dense(l_and_u, ab):

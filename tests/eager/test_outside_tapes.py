@@ -116,15 +116,15 @@ def test_a_variable_assigned_between_calls_is_read_anew():
 
 @sg.differentiable
 def without_a_rule(x):
-    return np.sum(np.lib.stride_tricks.sliding_window_view(x * W.numpy(), 2))
+    return np.sum(np.i0(x * W.numpy()))
 
 
 def test_a_function_whose_unit_does_not_compile_still_runs_outside_tapes():
     """Outside a tape it is the user's function (nothing to differentiate); under a tape
     the compile error is raised as before."""
     x = np.array([1.0, 2.0, 3.0])
-    expected = np.sum(np.lib.stride_tricks.sliding_window_view(x * W.numpy(), 2))
+    expected = np.sum(np.i0(x * W.numpy()))
     assert np.isclose(without_a_rule(x), expected)
-    with pytest.raises(sg.MissingRuleError, match="sliding_window_view"):
+    with pytest.raises(sg.MissingRuleError, match="numpy.i0"):
         with sg.GradientTape():
             without_a_rule(x)

@@ -78,6 +78,11 @@ REAL_ONLY_ROWS = {
                                               "fill value to it)",
     "numpy.linalg.eigvals[complex]": "a real matrix with complex eigenvalues (EXTRA_ROWS "
                                      "has a complex one)",
+    "numpy.float64[float(-1.0,1.0)]": RAISES,
+    "numpy.float32[N(2,)]": "a cast to a real type drops the imaginary part (NumPy warns)",
+    "numpy.longdouble[N(2,)]": "a cast to a real type drops the imaginary part (NumPy warns)",
+    "numpy.lib.stride_tricks.as_strided[N(6,)]": "its strides are bytes of a float64",
+    "numpy.lib.stride_tricks.as_strided[2-d patches]": "its strides are bytes of a float64",
 }
 
 

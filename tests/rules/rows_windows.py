@@ -12,8 +12,15 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 from tests.rules.harness import In, normal, positive, row, scalar, spd, wellcond
 
 COORDS = np.array([0.0, 1.0, 1.5, 3.0, 4.2])
-BAND = In(lambda rng: np.vstack([rng.uniform(-0.5, 0.5, 5), rng.uniform(3.0, 4.0, 5),
-                                 rng.uniform(-0.5, 0.5, 5)]), label="band(1,1)x5")
+
+
+def _band(rng):
+    return np.vstack([rng.uniform(-0.5, 0.5, 5), rng.uniform(3.0, 4.0, 5),
+                      rng.uniform(-0.5, 0.5, 5)])
+
+
+BAND = In(_band, label="band(1,1)x5",
+          complex_make=lambda rng: _band(rng) + 0.3j * rng.standard_normal((3, 5)))
 
 
 def _row_stack(a, b):
