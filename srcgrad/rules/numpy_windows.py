@@ -10,7 +10,7 @@ from srcgrad.rules.registry import defadjoint
 defadjoint(np.gradient, "f, spacing=None, axis=None, edge_order=1",
            f="_sg.gradient_adjoint(g, f, spacing, axis, edge_order)",
            tangent={"f": "_sg.gradient_tangent(f_dot, f, spacing, axis, edge_order)"},
-           refuses=("spacing",))
+           refuses=("spacing",)).constants["edge_order"] = "the order of the edge stencil (1 or 2)"
 defadjoint(np.convolve, "a, v, mode='full'",
            a="_sg.convolve_adjoint(g, v, a, True)",
            v="_sg.convolve_adjoint(g, a, v, True)",
