@@ -18,6 +18,8 @@ from srcgrad.rules import (  # noqa: F401
     numpy_shape,
     numpy_windows,
     operators,
+    runtime_adjoint_rules,
+    runtime_linalg_rules,
     runtime_partial_rules,
     runtime_rules,
     runtime_structure_rules,

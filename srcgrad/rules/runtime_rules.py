@@ -32,35 +32,30 @@ COMPILED_FROM_SOURCE = frozenset("""
     abs_partial angle_adjoint angle_tangent append_adjoint arange_start_adjoint
     arange_start_tangent arange_step_adjoint arange_step_tangent array_adjoint_transpose
     bessel cho_factor_adjoint cho_factor_tangent cho_solve_adjoint_b cho_solve_adjoint_c
-    cho_solve_tangent_c cholesky_adjoint cholesky_tangent column_stack_adjoint
-    concatenate_adjoint_transpose cumprod_adjoint cumprod_tangent det_adjoint
-    det_tangent diagonal_adjoint diff_adjoint dirichlet_adjoint_alpha
-    dirichlet_adjoint_x dirichlet_tangent_alpha dirichlet_tangent_x distribution divide
-    dstack_adjoint dynamic_backward_keywords dynamic_jvp_keywords eig_adjoint
-    eig_tangent eigh_adjoint eigh_tangent eigvals_adjoint eigvals_tangent
-    eigvalsh_adjoint eigvalsh_tangent einsum_adjoint einsum_call expm_adjoint
-    expm_tangent exprel_partial fft_adjoint fftn_adjoint float64 float64_cotangent
-    floats_apply hsplit_adjoint imag_adjoint interp_adjoint_fp interp_adjoint_x
-    interp_adjoint_xp interp_tangent_fp interp_tangent_x interp_tangent_xp inv_adjoint
-    inv_adjoint_read inv_tangent_read irfft_adjoint irfftn_adjoint kron_adjoint_a
-    kron_adjoint_b linspace_adjoint linspace_tangent list_adjoint log_softmax_adjoint
+    cho_solve_tangent_c cholesky_adjoint cholesky_tangent concatenate_adjoint_transpose
+    cumprod_adjoint cumprod_tangent diff_adjoint dirichlet_adjoint_alpha
+    dirichlet_adjoint_x dirichlet_tangent_alpha dirichlet_tangent_x divide
+    dynamic_backward_keywords dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint
+    eigh_tangent eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent
+    einsum_adjoint einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint
+    field_cotangent field_tangent float64 float64_cotangent floats_apply hsplit_adjoint
+    imag_adjoint interp_adjoint_fp interp_adjoint_x interp_adjoint_xp interp_tangent_fp
+    interp_tangent_x interp_tangent_xp inv_adjoint_read inv_tangent_read irfft_adjoint
+    irfftn_adjoint linspace_adjoint linspace_tangent list_adjoint log_softmax_adjoint
     log_softmax_tangent logsumexp_adjoint logsumexp_adjoint_b logsumexp_tangent
     lstsq_adjoints lstsq_tangent matrix_power_adjoint matrix_power_tangent
     max_adjoint_transpose missing_transpose multi_dot_adjoint multi_dot_tangent
-    multidigamma mvn_adjoint mvn_tangent nanmean_adjoint nansum_adjoint
-    norm_adjoint_in_ans norm_adjoint_in_ans_transpose norm_adjoint_in_x norm_tangent
-    odeint_adjoints odeint_tangent pad_adjoint partition_adjoint pieces_like
-    pinv_adjoint pinv_tangent placed_at power prod_adjoint_tangent qr_adjoint qr_tangent
-    regenerated remove_inserted rfft_adjoint rfftn_adjoint rollaxis_adjoint
-    rot90_adjoint saved_item_adjoint scalar_digamma scipy_solve_adjoint_a
-    scipy_solve_adjoint_b scipy_solve_tangent sinc_partial slogdet_adjoint
-    slogdet_tangent softmax_adjoint solve_adjoint_a solve_adjoint_b
-    solve_triangular_adjoint_a solve_triangular_adjoint_b solve_triangular_tangent
-    sort_adjoint sort_tangent split_adjoint sqrtm_adjoint sqrtm_tangent std_adjoint
-    svd_adjoint svd_tangent take_adjoint take_along_axis_adjoint tangent_pairs
-    tensordot_adjoint_a tensordot_adjoint_b to_floats tolist_adjoint
-    trapezoid_adjoint_dx trapezoid_adjoint_x trapezoid_adjoint_y tuple_adjoint
-    var_adjoint var_tangent variable_cotangent xlogy_x_partial
+    multidigamma mvn_adjoint mvn_tangent norm_adjoint_in_ans
+    norm_adjoint_in_ans_transpose norm_adjoint_in_x norm_tangent odeint_adjoints
+    odeint_tangent partition_adjoint pinv_adjoint pinv_tangent placed_at power
+    prod_adjoint_tangent qr_adjoint qr_tangent regenerated remove_inserted rfft_adjoint
+    rfftn_adjoint saved_item_adjoint scalar_digamma scipy_solve_adjoint_a
+    scipy_solve_adjoint_b scipy_solve_tangent slogdet_adjoint slogdet_tangent
+    softmax_adjoint solve_triangular_adjoint_a solve_triangular_adjoint_b
+    solve_triangular_tangent sort_adjoint sort_tangent split_adjoint sqrtm_adjoint
+    sqrtm_tangent std_adjoint svd_adjoint svd_tangent tangent_pairs to_floats
+    tolist_adjoint trapezoid_adjoint_dx trapezoid_adjoint_x trapezoid_adjoint_y
+    tuple_adjoint var_adjoint var_tangent variable_cotangent
 """.split())
 
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
@@ -119,7 +114,10 @@ deflinear(rt.cast_adjoint, "v, a, dtype", "_sg.cast_adjoint_transpose(g, v, a, d
 deflinear(rt.cast_adjoint_transpose, "v, w, a, dtype", "_sg.cast_adjoint(g, a, dtype)",
           linear_in="v")
 deflinear(rt.cast_tangent, "v, dtype, copy", "_sg.cast_tangent(g, dtype, copy)", linear_in="v")
-defnondiff(rt.truncates)
+defnondiff(rt.truncates, rt.is_own_method)
+# the cotangent of ``item`` in ``add_attr``: the field's, or a bound method's receiver's
+deflinear(rt.attr_item_adjoint, "v, name, item, obj=None",
+          "_sg.add_attr(_sg.zeros_like(v), name, g, obj)", linear_in="v")
 deflinear(rt.stored_derivative, "v, x", "_sg.stored_derivative(g, x)", linear_in="v")
 deflinear(rt.sum_part, "v, left, right, which",
           "_sg.sum_part_adjoint(g, v, left, right, which)", linear_in="v")
@@ -140,7 +138,7 @@ definplace(rt.add_at, "v, index, item", ("v", "item"),          # v[index] += it
 # v[name] += item; with ``obj`` a property's getter is differentiated, whose second
 # derivative in ``obj`` has no row: refused when it runs, never left out
 definplace(rt.add_attr, "v, name, item, obj=None", ("v", "item"),
-           item="_sg.item_adjoint(g, name, item)",
+           item="_sg.attr_item_adjoint(g, name, item, obj)",
            tangent_guard=("obj", "_sg.refuse_property_tangent(obj, name)"))
 defnondiff(rt.refuse_property_tangent)
 definplace(rt.clear_item, "v, index", ("v",), update="_sg.clear_item(g, index)",

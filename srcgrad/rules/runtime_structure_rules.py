@@ -1,5 +1,5 @@
 """Rows for the helpers generated code uses to move derivatives between a call's
-arguments and containers (``f(*xs)``, ``f(**kwargs)``, a structure's field, a tuple
+arguments and containers (``f(*xs)``, ``f(**kwargs)``, a tuple
 result's tangents). Each is linear in the value it moves; its transpose is written with
 helpers that are rows too (``srcgrad.runtime.structure_transposes``), so generated code
 differentiated again never reads srcgrad's own source.
@@ -17,8 +17,4 @@ deflinear(rt.item_tangents_transpose, "v, xs_dot", "_sg.item_tangents(g, v)", li
 deflinear(rt.keyword_part, "v, kwargs", "g", linear_in="v")
 deflinear(rt.keyword_tangents, "v, kwargs", "_sg.dropped_nones(g)", linear_in="v")
 deflinear(rt.dropped_nones, "v", "g", linear_in="v")
-deflinear(rt.field_cotangent, "v, index, name, value", "_sg.field_part(g, name)",
-          linear_in="v")
-deflinear(rt.field_tangent, "x, v, name", "_sg.field_part(g, name)", linear_in="v")
-deflinear(rt.field_part, "v, name", "_sg.field_cotangent(g, None, name, v)", linear_in="v")
 defadjoint(rt.add_tangents, "a, b", tangent="linear", a="g", b="g")

@@ -25,6 +25,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only without SciPy
     st = None
 
+from srcgrad import runtime as rt
 from srcgrad.rules.registry import defadjoint, defconstant, defelementwise
 
 Z = "((x - loc) / scale)"
@@ -53,15 +54,19 @@ def _params(shapes):
 
 
 def _call(name, method, shapes):
-    """``_sg.distribution('t', 'pdf', x, df, loc, scale)``: the same distribution's
-    function at the same arguments."""
+    """``_sg.stats_t_pdf(x, df, loc, scale)``: the same distribution's function at the
+    same arguments (a runtime helper with the same row: it differentiates again)."""
     args = ", ".join(("x",) + shapes + ("loc", "scale"))
-    return f"_sg.distribution({name!r}, {method!r}, {args})"
+    return f"_sg.stats_{name}_{method}({args})"
 
 
-def _row(name, method, partials, shapes, refuses=()):
-    defelementwise(getattr(getattr(st, name), method), *partials, params=_params(shapes),
+def _row(name, method, partials, shapes, refuses=(), params=None):
+    params = params or _params(shapes)
+    defelementwise(getattr(getattr(st, name), method), *partials, params=params,
                    name=f"scipy.stats.{name}.{method}", refuses=refuses)
+    helper = getattr(rt, f"stats_{name}_{method}", None)
+    if helper is not None:   # the runtime's twin that the other rows call
+        defelementwise(helper, *partials, params=params, refuses=refuses)
 
 
 def _location_scale(name, shapes, dlogf0, shape_partials):
@@ -85,12 +90,11 @@ def _discrete():
     """``poisson(k, mu)`` and ``binom(k, n, p)``: ``k`` and ``loc`` move the mass only
     between integers (zero almost everywhere), ``n`` is an integer."""
     pois = st.poisson
-    below = "_sg.distribution('poisson', 'pmf', np.floor(k - loc), mu)"
+    below = "_sg.stats_poisson_pmf(np.floor(k - loc), mu)"
     dlog = "(k - loc) / mu - 1"
     defelementwise(pois.logpmf, None, dlog, None, params=("k", "mu", "loc=0"),
                    name="scipy.stats.poisson.logpmf")
-    defelementwise(pois.pmf, None, f"ans * ({dlog})", None, params=("k", "mu", "loc=0"),
-                   name="scipy.stats.poisson.pmf")
+    _row("poisson", "pmf", (None, f"ans * ({dlog})", None), (), params=("k", "mu", "loc=0"))
     defelementwise(pois.cdf, None, f"-{below}", None, params=("k", "mu", "loc=0"),
                    name="scipy.stats.poisson.cdf")
     defelementwise(pois.sf, None, below, None, params=("k", "mu", "loc=0"),
@@ -98,11 +102,11 @@ def _discrete():
     binom = st.binom
     spec = ("k", "n", "p", "loc=0")
     dlog = "(k - loc) / p - (n - k + loc) / (1 - p)"
-    below = "n * _sg.distribution('binom', 'pmf', np.floor(k - loc), n - 1, p)"
+    below = "n * _sg.stats_binom_pmf(np.floor(k - loc), n - 1, p)"
     defelementwise(binom.logpmf, None, None, dlog, None, params=spec, refuses=("n",),
                    name="scipy.stats.binom.logpmf")
-    defelementwise(binom.pmf, None, None, f"ans * ({dlog})", None, params=spec,
-                   refuses=("n",), name="scipy.stats.binom.pmf")
+    _row("binom", "pmf", (None, None, f"ans * ({dlog})", None), (), refuses=("n",),
+         params=spec)
     defelementwise(binom.cdf, None, None, f"-{below}", None, params=spec, refuses=("n",),
                    name="scipy.stats.binom.cdf")
     defelementwise(binom.sf, None, None, below, None, params=spec, refuses=("n",),

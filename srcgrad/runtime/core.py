@@ -298,6 +298,25 @@ def refuse_property_tangent(obj, name):
             "as a method call, obj.name(), instead")
 
 
+def is_own_method(x, name):
+    """Is ``x.name`` a method bound to ``x`` (``x.reshape``)? The cotangent of such a
+    bound method, as a call's callee, is its receiver's (``dynamic_backward``)."""
+    if _property_getter(x, name) is not None:
+        return False
+    found = getattr(type(x), name, None)
+    return callable(found) and not isinstance(found, (staticmethod, classmethod, type)) \
+        and isinstance(getattr(x, name, None), (types.MethodType, types.BuiltinMethodType)) \
+        and getattr(getattr(x, name), "__self__", None) is x
+
+
+def attr_item_adjoint(dx, name, item, obj=None):
+    """The cotangent of ``item`` in ``add_attr(dx, name, item, obj)``: the field's, or
+    the whole receiver's for a method bound to ``obj``."""
+    if obj is not None and is_own_method(obj, name):
+        return snapshot(dx)
+    return item_adjoint(dx, name, item)
+
+
 def _property_getter(x, name):
     """The getter of ``type(x).name`` when that is a ``property`` (looked up on the type,
     as Python does, so an instance attribute of that name cannot shadow it), else None."""
@@ -318,6 +337,13 @@ def add_attr(dx, name, g, obj=None):
     ``name`` is a property of ``obj``'s type, its getter is differentiated as a method is
     (run again here, where the backward sweep has restored what it read) and the
     cotangent it gives ``obj`` is added field by field."""
+    if obj is not None and is_own_method(obj, name):   # x.reshape: the receiver's cotangent
+        if type(dx) is _NDARRAY:
+            dx += g
+            return dx
+        for key, value in _as_sparse(g).items():
+            dx[key] = add_cotangents(dx[key], value) if key in dx else value
+        return dx
     getter = None if obj is None else _property_getter(obj, name)
     if getter is None:
         dx[name] = add_cotangents(dx[name], g) if name in dx else g
@@ -356,7 +382,10 @@ def item_adjoint(dx, index, value):
     g = dx[index]
     if g is None:
         return zeros_like(value)
-    g = g.copy() if type(g) is _NDARRAY else g
+    if type(g) is _NDARRAY:
+        return unbroadcast(g.copy(), value)
+    if isinstance(g, (list, tuple, dict)):   # a container item's cotangent (saved values)
+        return g
     return unbroadcast(g, value)
 
 
@@ -411,10 +440,11 @@ def pop_last(dlist, count=None):
 
 
 def snapshot(value):
-    """A copy of ``value`` that later in-place writes cannot change."""
+    """A copy of ``value`` that later in-place writes cannot change (a tuple's cotangent,
+    about to be written into item by item, as the list ``zeros_like`` makes for one)."""
     if type(value) is _NDARRAY:
         return value.copy()
-    if type(value) is list:
+    if type(value) is list or isinstance(value, tuple):   # a NamedTuple's too
         return list(value)
     if type(value) is dict:
         return dict(value)

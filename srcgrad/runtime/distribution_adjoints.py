@@ -17,6 +17,23 @@ def distribution(name, method, *args):
     return getattr(getattr(scipy.stats, name), method)(*args)
 
 
+def _density(name, method):
+    def density(*args):
+        return distribution(name, method, *args)
+    density.__name__ = density.__qualname__ = f"stats_{name}_{method}"
+    density.__doc__ = (f"``scipy.stats.{name}.{method}``: what the rows of {name}'s other "
+                       "functions call (a rule row itself, so they differentiate again).")
+    return density
+
+
+# ``stats_norm_pdf``, ``stats_norm_logpdf``... (``srcgrad.rules.scipy_stats`` gives their rows)
+DENSITIES = [(name, method) for name in ("norm", "cauchy", "laplace", "logistic", "expon", "t",
+                                         "gamma", "chi2", "beta")
+             for method in ("pdf", "logpdf")] + [("poisson", "pmf"), ("binom", "pmf")]
+for _name, _method in DENSITIES:
+    globals()[f"stats_{_name}_{_method}"] = _density(_name, _method)
+
+
 # -- Dirichlet: components along the first axis of x ----------------------------------------
 def _dirichlet_parts(x, alpha):
     import scipy.special

@@ -1,5 +1,5 @@
 """Transposes of the helpers generated code uses to move cotangents and tangents between
-a call's arguments and containers (``*xs`` at a call, ``**kwargs``, a structure's field):
+a call's arguments and containers (``*xs`` at a call, ``**kwargs``):
 each helper is linear in the value it moves, so reverse mode over generated code needs
 that linear map's transpose, written here in NumPy and the helpers that are rows too.
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from srcgrad.runtime.core import zeros_like
 
-__all__ = ["unpacked_part_transpose", "item_tangents_transpose", "field_part",
-           "dropped_nones"]
+__all__ = ["unpacked_part_transpose", "item_tangents_transpose", "dropped_nones",
+           "pieces_unbroadcast"]
 
 
 def unpacked_part_transpose(part, g, start, after):
@@ -32,13 +32,15 @@ def item_tangents_transpose(g, xs_dot):
     return [zeros_like(x) if gi is None else gi for gi, x in zip(g, xs_dot)]
 
 
-def field_part(g, name):
-    """The sparse cotangent of a structure whose field ``name`` has cotangent ``g``
-    (transposes ``field_cotangent`` and ``field_tangent``)."""
-    return {name: g}
-
-
 def dropped_nones(g):
     """A sparse dict cotangent without its ``None`` entries (keywords that carried no
     derivative)."""
     return {key: value for key, value in g.items() if value is not None}
+
+
+def pieces_unbroadcast(g, pieces):
+    """Transpose of ``pieces_like(pieces, arrays)``: each item's cotangent summed back to
+    the shape of the piece it was broadcast from."""
+    from srcgrad.runtime.shapes import unbroadcast
+
+    return [unbroadcast(gi, piece) for gi, piece in zip(g, pieces)]

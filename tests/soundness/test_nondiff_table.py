@@ -151,6 +151,7 @@ USES = {
     rt.check_unshared: lambda x: float(rt.check_unshared(x * 2.0, x[0]) is None),
     rt.is_view_of: lambda x: float(rt.is_view_of((x * 2.0)[1:], x)),
     rt.is_duck_array: lambda x: float(rt.is_duck_array(x * 2.0)),
+    rt.is_own_method: lambda x: float(rt.is_own_method(x * 2.0, "ravel")),
 }
 # NumPy's integer and boolean scalar types called as casts (np.int64(x)): they truncate.
 for _func in REGISTRY.nondiff_functions():
