@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from srcgrad.api import has_aux as aux
 from srcgrad.api import vararg_wrt
+from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen import pickling
 from srcgrad.codegen.pickling import derivative
@@ -150,6 +151,7 @@ def _bind(function, bound):
     return method
 
 
+@api_boundary
 def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool = False, *,
          argnums: int | Sequence[int] | None = None) -> Function:
     """The gradient of ``f``: a function with ``f``'s signature returning the gradient
@@ -183,6 +185,7 @@ def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool =
                       has_aux=has_aux, argnums=argnums)
 
 
+@api_boundary
 def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
                    has_aux: bool = False, *,
                    argnums: int | Sequence[int] | None = None) -> Function:
@@ -210,6 +213,7 @@ def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
                       check_nan=check_nan, has_aux=has_aux, argnums=argnums)
 
 
+@api_boundary
 def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
         argnums: int | Sequence[int] | None = None) -> Function:
     """The vector-Jacobian product of ``f`` (any output, not only a scalar).

@@ -20,6 +20,7 @@ import numpy as np
 from srcgrad import runtime
 from srcgrad.api import functional as api
 from srcgrad.api.dense_callees import dense_callee
+from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen import loader
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
@@ -46,6 +47,7 @@ def _split(args, what):
     return args[:-1], args[-1]
 
 
+@api_boundary
 def jvp(f: Function, wrt: Wrt = api.FIRST, *,
         argnums: int | Sequence[int] | None = None) -> Function:
     """Forward mode: a function ``(*args, tangent) -> (value, J @ tangent)``, ``f``'s
@@ -89,6 +91,7 @@ def _jvp_into_varargs(f, wrt, argnums, varargs):
     return derivative(jvp_fn, "srcgrad.api.higher.jvp", f, wrt=wrt, argnums=argnums)
 
 
+@api_boundary
 def hvp(f: Function, wrt: Wrt = api.FIRST, *,
         argnums: int | Sequence[int] | None = None) -> Function:
     """Hessian-vector products: a function ``(*args, vector) -> H @ vector``, the Hessian
@@ -114,6 +117,7 @@ def hvp(f: Function, wrt: Wrt = api.FIRST, *,
     return derivative(hvp_fn, "srcgrad.api.higher.hvp", f, wrt=wrt, argnums=argnums)
 
 
+@api_boundary
 def hessp(f: Function, wrt: Wrt = api.FIRST, *,
           argnums: int | Sequence[int] | None = None) -> Function:
     """SciPy's ``hessp`` convention: a function ``(x, p, *args) -> H @ p``, the argument
@@ -192,6 +196,7 @@ def _inputs(fn, bound, names, args):
     return [x if x.dtype.kind in "fc" else x.astype(float) for x in xs]
 
 
+@api_boundary
 def hessian(f: Function, wrt: Wrt = api.FIRST, *,
             argnums: int | Sequence[int] | None = None) -> Function:
     """A function with ``f``'s signature returning the dense Hessian of ``f``'s scalar

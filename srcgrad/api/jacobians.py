@@ -20,12 +20,14 @@ import numpy as np
 
 from srcgrad.api import dense_callees, pytree
 from srcgrad.api import functional as api
+from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
 from srcgrad.frontend import transforms
 from srcgrad.runtime import core
 
 
+@api_boundary
 def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
              argnums: int | Sequence[int] | None = None) -> Function:
     """A function with ``f``'s signature returning the dense Jacobian of ``f``'s output
@@ -37,6 +39,7 @@ def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
                       "srcgrad.api.jacobians.jacobian", f, wrt=wrt, argnums=argnums)
 
 
+@api_boundary
 def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
            argnums: int | Sequence[int] | None = None) -> Function:
     """``jacobian`` by forward mode: one ``jvp`` per input element (``wrt``, ``argnums``
@@ -45,6 +48,7 @@ def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
                       "srcgrad.api.jacobians.jacfwd", f, wrt=wrt, argnums=argnums)
 
 
+@api_boundary
 def jacrev(f: Function, wrt: Wrt = api.FIRST, *,
            argnums: int | Sequence[int] | None = None) -> Function:
     """``jacobian`` by reverse mode: one backward sweep per output element (``wrt``,
@@ -53,6 +57,7 @@ def jacrev(f: Function, wrt: Wrt = api.FIRST, *,
                       "srcgrad.api.jacobians.jacrev", f, wrt=wrt, argnums=argnums)
 
 
+@api_boundary
 def elementwise_grad(f: Function, wrt: Wrt = api.FIRST, *,
                      argnums: int | Sequence[int] | None = None) -> Function:
     """autograd's ``elementwise_grad``: the vector-Jacobian product with a cotangent of

@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from srcgrad import syntax
 from srcgrad.api import functional as api
+from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function
 from srcgrad.codegen.naming import Namer
 from srcgrad.eager.calls import tape_aware
@@ -25,6 +26,7 @@ from srcgrad.normalize import normalize_function
 F = TypeVar("F", bound=Function)
 
 
+@api_boundary
 def differentiable(fn: F) -> F:
     """Decorator: mark ``fn`` for ahead-of-time compilation and return it, callable as
     before. It is parsed and checked now (an unsupported construct raises

@@ -20,6 +20,7 @@ import numpy as np
 
 from srcgrad.api import functional as api
 from srcgrad.api import vararg_wrt
+from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function
 from srcgrad.codegen.pickling import derivative, with_attributes
 from srcgrad.compiler import reverse as compiler
@@ -38,6 +39,7 @@ _TRACKED = (VariableBase, Tensor)
 _KEYWORDS_MESSAGE = "Functions to be differentiated cannot receive keyword arguments."
 
 
+@api_boundary
 def value_and_gradients_function(
         f: Function, params: Sequence[int] | Sequence[str] | None = None) -> Function:
     """TensorFlow eager's ``value_and_gradients_function``: a function returning
@@ -45,6 +47,7 @@ def value_and_gradients_function(
 
     plan: dict = {}
 
+    @api_boundary
     @functools.wraps(f)
     def decorated(*args, dy=None, **kwds):
         if kwds:
@@ -57,6 +60,7 @@ def value_and_gradients_function(
                       params=params)
 
 
+@api_boundary
 def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None = None,
                        ) -> Function:
     """TensorFlow eager's ``gradients_function``: a function taking ``f``'s positional
@@ -68,6 +72,7 @@ def gradients_function(f: Function, params: Sequence[int] | Sequence[str] | None
 
     plan: dict = {}
 
+    @api_boundary
     @functools.wraps(f)
     def decorated(*args, dy=None, **kwds):
         if kwds:
@@ -222,6 +227,7 @@ def _none_result(f):
 
 
 # -- implicit: gradients for the Variables the function reads -----------------------
+@api_boundary
 def implicit_value_and_gradients(f: Function) -> Function:
     """A function returning ``(f(*args), [(gradient, variable), ...])`` for the trainable
     Variables ``f`` reads (as a global, a closure cell, an attribute, a container item or
@@ -233,6 +239,7 @@ def implicit_value_and_gradients(f: Function) -> Function:
     fn, bound = api._target(f)
     plan = _ImplicitPlan(fn, bound)
 
+    @api_boundary
     @functools.wraps(f)
     def grad_fn(*args, **kwds):
         for arg in args:
@@ -344,12 +351,14 @@ def _merged(variables, grads):
     return order, [cotangents.get(v) for v in order], range(len(order))
 
 
+@api_boundary
 def implicit_gradients(f: Function) -> Function:
     """TensorFlow eager's ``implicit_gradients``: a function returning ``[(gradient,
     variable), ...]`` for every trainable ``Variable`` ``f`` reads, in the order the
     Variables were created (see ``implicit_value_and_gradients``)."""
     value_and_gradients = implicit_value_and_gradients(f)
 
+    @api_boundary
     @functools.wraps(f)
     def grad_fn(*args, **kwds):
         return value_and_gradients(*args, **kwds)[1]
