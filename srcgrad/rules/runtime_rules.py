@@ -25,9 +25,12 @@ from srcgrad.rules.registry import (
 
 # Helpers that have no rows yet: reverse or forward mode over generated code that calls
 # one still compiles the helper's own source as if it were user code (which fails where
-# the helper uses what user code may not). ``tests/higher/test_runtime_rows.py`` fails
-# for a helper that generated code can call and that has neither rows nor a place here,
-# and for a name here that has rows: the list only shrinks.
+# the helper uses what user code may not). The calls resolved when they run
+# (``dynamic_forward``, ``dynamic_jvp``...) are among them: differentiated again, the
+# dispatcher compiles the helper it meets (``srcgrad.compiler.dispatch``).
+# ``tests/higher/test_runtime_rows.py`` fails for a helper that generated code can call
+# and that has neither rows nor a place here, and for a name here that has rows: the
+# list only shrinks.
 COMPILED_FROM_SOURCE = frozenset("""
     abs_partial angle_adjoint angle_tangent append_adjoint arange_start_adjoint
     arange_start_tangent arange_step_adjoint arange_step_tangent array_adjoint_transpose
@@ -35,11 +38,12 @@ COMPILED_FROM_SOURCE = frozenset("""
     cho_solve_tangent_c cholesky_adjoint cholesky_tangent concatenate_adjoint_transpose
     cumprod_adjoint cumprod_tangent diff_adjoint dirichlet_adjoint_alpha
     dirichlet_adjoint_x dirichlet_tangent_alpha dirichlet_tangent_x divide
-    dynamic_backward_keywords dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint
-    eigh_tangent eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent
-    einsum_adjoint einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint
-    field_cotangent field_tangent float64 float64_cotangent floats_apply hsplit_adjoint
-    imag_adjoint interp_adjoint_fp interp_adjoint_x interp_adjoint_xp interp_tangent_fp
+    dynamic_backward dynamic_backward_keywords dynamic_forward dynamic_forward_eager
+    dynamic_jvp dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint eigh_tangent
+    eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent einsum_adjoint
+    einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint field_cotangent
+    field_tangent float64 float64_cotangent floats_apply hsplit_adjoint imag_adjoint
+    interp_adjoint_fp interp_adjoint_x interp_adjoint_xp interp_tangent_fp
     interp_tangent_x interp_tangent_xp inv_adjoint_read inv_tangent_read irfft_adjoint
     irfftn_adjoint linspace_adjoint linspace_tangent list_adjoint log_softmax_adjoint
     log_softmax_tangent logsumexp_adjoint logsumexp_adjoint_b logsumexp_tangent

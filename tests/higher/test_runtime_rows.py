@@ -17,8 +17,7 @@ from srcgrad.rules.runtime_rules import COMPILED_FROM_SOURCE
 
 SRCGRAD = pathlib.Path(sg.__file__).parent
 # Names generated code calls that the compiler resolves before looking for a row: the
-# Variable read and attribute write (``modes.calls``), a guard's hand-over type and the
-# calls dispatched when they run (``__srcgrad_dispatch__``).
+# Variable read and attribute write (``modes.calls``) and a guard's hand-over type.
 _RESOLVED_BEFORE_ROWS = {"read_variable", "set_attribute", "Redirected", "unsuppressed"}
 
 
@@ -47,7 +46,7 @@ def test_every_emitted_helper_has_rows():
         if helper is None:
             unknown.append((name, sorted(files)))
             continue
-        if name in _RESOLVED_BEFORE_ROWS or getattr(helper, "__srcgrad_dispatch__", False):
+        if name in _RESOLVED_BEFORE_ROWS:
             continue
         if not REGISTRY.knows(helper) and name not in COMPILED_FROM_SOURCE:
             missing.append((name, sorted(files)))
