@@ -56,3 +56,15 @@ for _helper, _other, _product, _partner in [
         "v": f"{_call}(v_dot, a, b)",
         _other: f"{_call}(v, {'a, b_dot' if _other == 'b' else 'a_dot, b'})",
         ("a" if _other == "b" else "b"): None})
+
+# Transposes of transposes (reverse mode over reverse mode over generated code): the
+# adjoint helper each one transposes.
+defadjoint(rt.concatenate_adjoint_transpose, "v, arrays, axis", tangent="linear",
+           v="_sg.concatenate_adjoint(g, arrays, axis)")
+defadjoint(rt.array_adjoint_transpose, "v, w, obj", tangent="linear",
+           v="_sg.array_adjoint(g, obj)")
+# (``a`` and ``ans_`` choose the winners: piecewise constant, no derivative)
+defadjoint(rt.max_adjoint_transpose, "v, a, ans_, axis, keepdims",
+           v="_sg.max_adjoint(g, a, ans_, axis, keepdims)",
+           tangent={"v": "_sg.max_adjoint_transpose(v_dot, a, ans_, axis, keepdims)",
+                    "a": None, "ans_": None})

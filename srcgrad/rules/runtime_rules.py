@@ -33,13 +33,13 @@ from srcgrad.rules.registry import (
 # list only shrinks.
 COMPILED_FROM_SOURCE = frozenset("""
     abs_partial angle_adjoint angle_tangent append_adjoint arange_start_adjoint
-    arange_start_tangent arange_step_adjoint arange_step_tangent array_adjoint_transpose
-    bessel cho_factor_adjoint cho_factor_tangent cho_solve_adjoint_b cho_solve_adjoint_c
-    cho_solve_tangent_c cholesky_adjoint cholesky_tangent concatenate_adjoint_transpose
-    cumprod_adjoint cumprod_tangent diff_adjoint dirichlet_adjoint_alpha
-    dirichlet_adjoint_x dirichlet_tangent_alpha dirichlet_tangent_x divide
-    dynamic_backward dynamic_backward_keywords dynamic_forward dynamic_forward_eager
-    dynamic_jvp dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint eigh_tangent
+    arange_start_tangent arange_step_adjoint arange_step_tangent bessel
+    cho_factor_adjoint cho_factor_tangent cho_solve_adjoint_b cho_solve_adjoint_c
+    cho_solve_tangent_c cholesky_adjoint cholesky_tangent cumprod_adjoint
+    cumprod_tangent diff_adjoint dirichlet_adjoint_alpha dirichlet_adjoint_x
+    dirichlet_tangent_alpha dirichlet_tangent_x divide dynamic_backward
+    dynamic_backward_keywords dynamic_forward dynamic_forward_eager dynamic_jvp
+    dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint eigh_tangent
     eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent einsum_adjoint
     einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint field_cotangent
     field_tangent float64 float64_cotangent floats_apply hsplit_adjoint imag_adjoint
@@ -48,18 +48,17 @@ COMPILED_FROM_SOURCE = frozenset("""
     irfftn_adjoint linspace_adjoint linspace_tangent list_adjoint log_softmax_adjoint
     log_softmax_tangent logsumexp_adjoint logsumexp_adjoint_b logsumexp_tangent
     lstsq_adjoints lstsq_tangent matrix_power_adjoint matrix_power_tangent
-    max_adjoint_transpose missing_transpose multi_dot_adjoint multi_dot_tangent
-    multidigamma mvn_adjoint mvn_tangent norm_adjoint_in_ans
-    norm_adjoint_in_ans_transpose norm_adjoint_in_x norm_tangent odeint_adjoints
-    odeint_tangent partition_adjoint pinv_adjoint pinv_tangent placed_at power
-    prod_adjoint_tangent qr_adjoint qr_tangent regenerated remove_inserted rfft_adjoint
-    rfftn_adjoint saved_item_adjoint scalar_digamma scipy_solve_adjoint_a
-    scipy_solve_adjoint_b scipy_solve_tangent slogdet_adjoint slogdet_tangent
-    softmax_adjoint solve_triangular_adjoint_a solve_triangular_adjoint_b
-    solve_triangular_tangent sort_adjoint sort_tangent split_adjoint sqrtm_adjoint
-    sqrtm_tangent std_adjoint svd_adjoint svd_tangent tangent_pairs to_floats
-    tolist_adjoint trapezoid_adjoint_dx trapezoid_adjoint_x trapezoid_adjoint_y
-    tuple_adjoint var_adjoint var_tangent variable_cotangent
+    missing_transpose multi_dot_adjoint multi_dot_tangent multidigamma mvn_adjoint
+    mvn_tangent norm_adjoint_in_ans norm_adjoint_in_ans_transpose norm_adjoint_in_x
+    norm_tangent odeint_adjoints odeint_tangent partition_adjoint pinv_adjoint
+    pinv_tangent placed_at power prod_adjoint_tangent qr_adjoint qr_tangent regenerated
+    remove_inserted rfft_adjoint rfftn_adjoint saved_item_adjoint scalar_digamma
+    scipy_solve_adjoint_a scipy_solve_adjoint_b scipy_solve_tangent slogdet_adjoint
+    slogdet_tangent softmax_adjoint solve_triangular_adjoint_a
+    solve_triangular_adjoint_b solve_triangular_tangent sort_adjoint sort_tangent
+    split_adjoint sqrtm_adjoint sqrtm_tangent std_adjoint svd_adjoint svd_tangent
+    tangent_pairs to_floats tolist_adjoint trapezoid_adjoint_dx trapezoid_adjoint_x
+    trapezoid_adjoint_y tuple_adjoint var_adjoint var_tangent variable_cotangent
 """.split())
 
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
