@@ -14,6 +14,8 @@ Before::                                  After (generated, ``params_default`` b
 
 from __future__ import annotations
 
+import ast
+
 from srcgrad import syntax
 from srcgrad.syntax import gast
 
@@ -50,7 +52,7 @@ def _non_literal(fn, node):
     taken = set(syntax.names_in(node)) | set(fn.__globals__) | set(fn.__code__.co_freevars)
     found = []
     for param, default, value in pairs:
-        if _is_literal(default):
+        if _is_literal(default) and _holds(default, value):
             continue
         name = f"{param.id}_default"
         while name in taken:
@@ -58,6 +60,16 @@ def _non_literal(fn, node):
         taken.add(name)
         found.append((default, name, value))
     return found
+
+
+def _holds(node, value):
+    """Is ``value`` what the literal ``node`` writes (``f.__defaults__`` may have been
+    reassigned since the ``def`` ran: the function's own objects are then bound)?"""
+    try:
+        written = ast.literal_eval(ast.unparse(gast.gast_to_ast(node)))
+    except (ValueError, SyntaxError, TypeError):
+        return False
+    return type(written) is type(value) and bool(written == value)
 
 
 def _is_literal(node):

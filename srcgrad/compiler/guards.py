@@ -41,6 +41,7 @@ from srcgrad.frontend.parse import globals_of
 from srcgrad.syntax import gast
 
 PREFIX = "_assumed_"
+_FIELDS = (".__code__", ".__defaults__", ".__kwdefaults__")   # a function's, guarded with it
 _OWN_MODULES = {"np": np, "math": math}
 _LIBRARIES = ("numpy", "scipy", "math")
 
@@ -60,6 +61,11 @@ def guarded(parsed):
             if isinstance(obj, types.FunctionType):   # autoreload swaps __code__ in place
                 code = f"{dotted}.__code__"
                 found[code] = (PREFIX + code.replace(".", "_"), code, obj.__code__)
+                for field in ("__defaults__", "__kwdefaults__"):   # reassignable too
+                    if getattr(obj, field) is not None:
+                        part = f"{dotted}.{field}"
+                        found[part] = (PREFIX + part.replace(".", "_"), part,
+                                       getattr(obj, field))
     return tuple(found[d] for d in sorted(found))
 
 
@@ -160,7 +166,7 @@ def read_once(guards, function):
     A name the function itself assigns is left alone (it is not the global), and so is
     a module (``sg.grad(...)`` stays readable; what it holds is read as the code runs)."""
     bound = {dotted: name for name, dotted, obj in guards
-             if not dotted.endswith(".__code__") and not isinstance(obj, types.ModuleType)}
+             if not dotted.endswith(_FIELDS) and not isinstance(obj, types.ModuleType)}
     if not bound:
         return
     stored = {node.id for node in syntax.walk(function)
@@ -189,12 +195,38 @@ def restored_names(source, guards):
     """``source`` with the guard-bound names read in its bodies written as the names
     they stand for again (``_assumed_act`` -> ``act``): an emitted module binds those."""
     names = {name: dotted for name, dotted, obj in guards
-             if not dotted.endswith(".__code__") and not isinstance(obj, types.ModuleType)}
+             if not dotted.endswith(_FIELDS) and not isinstance(obj, types.ModuleType)}
     if not names:
         return source
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names, key=len,
                                                                    reverse=True))) + r")\b")
     return pattern.sub(lambda match: names[match.group(1)], source)
+
+
+OWN_FUNCTION = PREFIX + "function"
+
+
+def own_defaults(fn):
+    """``{name: object}`` the defaults check reads: the user's function and the
+    defaults it held (``_assumed_function___defaults__``); {} without defaults."""
+    found = {f"{OWN_FUNCTION}_{field}": getattr(fn, field, None)
+             for field in ("__defaults__", "__kwdefaults__")}
+    found = {name: held for name, held in found.items() if held is not None}
+    return {OWN_FUNCTION: fn, **found} if found else {}
+
+
+def defaults_check(fn):
+    """The statements put first in an entry function of a unit of ``fn`` when ``fn`` has
+    defaults: the generated signature holds the defaults ``fn`` had, so a reassigned
+    ``fn.__defaults__`` (or ``__kwdefaults__``) is an error naming it, not a derivative
+    at the old defaults (a derivative made again reads the new ones)."""
+    names = [name for name in own_defaults(fn) if name != OWN_FUNCTION]
+    if not names:
+        return []
+    tests = " or ".join(f"{OWN_FUNCTION}.{name[len(OWN_FUNCTION) + 1:]} is not {name}"
+                        for name in names)
+    return syntax.quote(f"if {tests}:\n"
+                        f"    return _sg.refuse_changed_defaults({OWN_FUNCTION})")
 
 
 def redirect_check(saved, seed):

@@ -30,6 +30,7 @@ class _Store(dict):
         self.owner = owner
         self.code = guards_module.code_of(owner)   # what the units were generated from
         self.generation = REGISTRY.generation      # ... and under which rule table
+        self.defaults = _defaults_of(owner)        # ... and with which defaults
 
     def __reduce__(self):   # a function pickled by value (cloudpickle) takes no units along
         return dict, ()
@@ -54,15 +55,25 @@ def find(fn, kind, wrt):
     still being generated (a recursive call reaching it) always matches."""
     store = _store(fn, create=False)
     if store is not None and (store.code is not guards_module.code_of(fn)
-                              or store.generation != REGISTRY.generation):
-        store.clear()   # fn's code was replaced (IPython's autoreload), or a rule was
-        store.code = guards_module.code_of(fn)   # registered or replaced since
-        store.generation = REGISTRY.generation
+                              or store.generation != REGISTRY.generation
+                              or not _same(store.defaults, _defaults_of(fn))):
+        store.clear()   # fn's code was replaced (IPython's autoreload), a rule was
+        store.code = guards_module.code_of(fn)   # registered or replaced since, or its
+        store.generation = REGISTRY.generation   # defaults were reassigned
+        store.defaults = _defaults_of(fn)
     for unit in (store or {}).get((kind, wrt), ()):
         guards = getattr(unit, "guards", None)
         if guards is None or not guards or guards_module.hold(fn, guards):
             return unit
     return None
+
+
+def _defaults_of(fn):
+    return getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None)
+
+
+def _same(a, b):
+    return a[0] is b[0] and a[1] is b[1]
 
 
 def add(fn, kind, wrt, unit):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import inspect
 import types
+import weakref
 
 from srcgrad import syntax
 from srcgrad.errors import TransformError
@@ -92,15 +93,29 @@ class Inliner:
         self.active.pop()
 
 
-# code object -> checked gast FunctionDef, or None when not inlinable
-_DEFINITIONS: dict[types.CodeType, object] = {}
+# code object (weakly: it dies with its functions) -> checked gast FunctionDef, or None
+# when not inlinable
+_DEFINITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _definition(fn):
     code = fn.__code__
-    if code not in _DEFINITIONS:
-        _DEFINITIONS[code] = _parse_inlinable(fn)
-    return _DEFINITIONS[code]
+    node = _DEFINITIONS.get(code, _DEFINITIONS)
+    if node is _DEFINITIONS:
+        node = _DEFINITIONS[code] = _parse_inlinable(fn)
+    if node is not None and not _defaults_as_written(fn, node):
+        return None   # ``fn.__defaults__`` reassigned: its own unit binds what it holds
+    return node
+
+
+def _defaults_as_written(fn, node):
+    """Does ``fn`` hold the literal defaults its source writes (the values an inlined
+    call that leaves them out is given)?"""
+    held = fn.__defaults__ or ()
+    written = node.args.defaults
+    return len(held) == len(written) and all(
+        type(value) is type(literal.value) and value == literal.value
+        for value, literal in zip(held, written))
 
 
 def _parse_inlinable(fn):

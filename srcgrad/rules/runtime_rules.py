@@ -67,7 +67,8 @@ defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.cl
            rt.check_array_types, rt.check_array_attribute, rt.dense_basis, rt.dense_shape,
            rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
            rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of,
-           rt.is_duck_array, rt.without_derivative, rt.wrt_zeros, rt.check_wrt)
+           rt.is_duck_array, rt.without_derivative, rt.wrt_zeros, rt.check_wrt,
+           rt.refuse_changed_defaults)
 defnondiff(rt.require_dict)   # d.update(...) / d.setdefault(...) lowered to item writes
 
 # Shapes, copies and accumulation (linear in the value they move).

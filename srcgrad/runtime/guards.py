@@ -22,7 +22,7 @@ from srcgrad.runtime.core import is_duck_array
 
 __all__ = ["check_array_attribute", "check_array_types", "dense_basis", "dense_shape",
            "escape_count", "escaped", "readonly", "refuse_if_escaped", "refuse_read_back",
-           "set_attribute", "unsuppressed", "without_derivative"]
+           "refuse_changed_defaults", "set_attribute", "unsuppressed", "without_derivative"]
 
 _NDARRAY = np.ndarray
 _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow__",
@@ -117,6 +117,16 @@ def readonly(value, call):
 def set_attribute(obj, name, value):
     """``obj.name = value`` as generated code writes it (``normalize.desugar``)."""
     setattr(obj, name, value)
+
+
+def refuse_changed_defaults(fn):
+    """A derivative's entry found ``fn``'s defaults reassigned since it was generated."""
+    name = getattr(fn, "__qualname__", "the function")
+    raise TransformError(
+        f"{name}.__defaults__ (or __kwdefaults__) was reassigned after srcgrad generated "
+        "this derivative, whose "
+        f"signature holds the defaults {name} had then; make the derivative again "
+        f"(sg.grad({name}) ...) to use the new ones")
 
 
 def without_derivative(value, message, obj, name):

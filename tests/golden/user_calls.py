@@ -1,9 +1,9 @@
 # sg.source(sg.grad(tests.corpus.calls.helper_chain, wrt=0))
 def helper_chain_grad(x):
     # Guard: the names this code was generated from still denote the same objects
-    if affine is not _assumed_affine or affine.__code__ is not _assumed_affine___code__ or square is not _assumed_square:
+    if affine is not _assumed_affine or affine.__code__ is not _assumed_affine___code__ or affine.__defaults__ is not _assumed_affine___defaults__:
         return _sg.regenerated(helper_chain_grad)(x)
-    if square.__code__ is not _assumed_square___code__:
+    if square is not _assumed_square or square.__code__ is not _assumed_square___code__:
         return _sg.regenerated(helper_chain_grad)(x)
     # Every argument a scalar: the specialized version (no broadcasting)
     if _sg.all_scalars(x):

@@ -31,6 +31,7 @@ EXEMPT = {
     rt.refuse_if_escaped: "returns None or raises (a guard)",
     rt.refuse_read_back: "raises (a guard)",
     rt.without_derivative: "returns a value holding no float, or raises (a guard)",
+    rt.refuse_changed_defaults: "raises (a guard)",
     rt.refuse_property_tangent: "returns None or raises (a guard)",
     builtins.print: "returns None",
     builtins.str: "text (as an f-string) carries no derivative",
