@@ -63,11 +63,27 @@ class ContainerAdjoints:
                 out += self.mode.bookkeeping.accumulate(value.id, part, state)
         return out
 
+    def primal_undo(self, template, base, **values):
+        """The statement that undoes a resize of the list ``base`` itself in the backward
+        sweep, so that what the sweep reads of it further back (an item restored by
+        ``restore_item``, its length) is what the forward sweep saw there. Marked as a
+        restore of ``base``: dropped with its saves when the sweep reads ``base`` no more."""
+        undo = syntax.quote(template, x=syntax.name(base), **values)[0]
+        undo.saved = base
+        return undo
+
     def growth_adjoint(self, stmt, call, method, state):
         """``lst.append(v)`` / ``lst.extend(vs)``: the last cotangents of ``lst`` go back to
         ``v`` / ``vs``. A list's cotangent is aligned with the list's contents at the same
         point of the forward sweep, so once ``lst`` may carry a derivative, its growth is
-        undone even on a zero cotangent (a later read must find its item's place)."""
+        undone even on a zero cotangent (a later read must find its item's place); the
+        list itself shrinks back too (``primal_undo``)."""
+        base, item = call.func.value.id, call.args[0]
+        undo = self.primal_undo("_sg.pop_last(x)" if method == "append" else
+                                "_sg.pop_last(x, len(v))", base, v=item)
+        return self._growth_adjoint(stmt, call, method, state) + [undo]
+
+    def _growth_adjoint(self, stmt, call, method, state):
         base, item = call.func.value.id, call.args[0]
         if base not in state and not self.mode.varied(stmt, call.func.value):
             return []
@@ -84,7 +100,18 @@ class ContainerAdjoints:
 
     def pop_adjoint(self, stmt, call, target, state):
         """``x = lst.pop()`` / ``lst.pop(i)``: the cotangent of ``x`` (zeros when it has
-        none) goes back on ``lst``'s cotangent where the item was."""
+        none) goes back on ``lst``'s cotangent where the item was, and ``x`` back in the
+        list itself (``primal_undo``)."""
+        out = self._pop_adjoint(stmt, call, target, state)
+        if target is None:
+            return out
+        base = call.func.value.id
+        if call.args:
+            return out + [self.primal_undo("_sg.unpop_at(x, i, v)", base, i=call.args[0],
+                                           v=syntax.name(target))]
+        return out + [self.primal_undo("_sg.unpop(x, v)", base, v=syntax.name(target))]
+
+    def _pop_adjoint(self, stmt, call, target, state):
         base = call.func.value
         if base.id not in state and not self.mode.varied(stmt, base):
             return []

@@ -1,0 +1,54 @@
+"""Sequences of list mutations (append, extend, insert, pop, pop(i), item writes, del),
+generated, in reverse mode, forward mode and hvp against finite differences. The
+backward sweep undoes each resize on the list itself as well as on its cotangent, so an
+item restored further back finds its place (an item written, then the list popped,
+raised IndexError in ``restore_item``)."""
+
+import itertools
+
+import pytest
+
+import srcgrad as sg
+from srcgrad.errors import TransformError
+from tests.calls.oracle import check_modes, load_source
+
+REFUSED = {"insert": r"in-place method call `\.insert\(\)`", "delete": "`del` of a subscript"}
+
+OPS = {   # each keeps ``xs`` holding at least two items
+    "append": "xs.append(xs[0] * x)",
+    "extend": "xs.extend([x * x, np.sin(x)])",
+    "insert": "xs.insert(1, np.cos(x) * xs[0])",
+    "pop": "v = v + xs.pop() * x\n    xs.append(x * 0.5)",
+    "pop0": "v = v + np.sin(xs.pop(0))\n    xs.append(x + 1.0)",
+    "setitem": "xs[1] = xs[1] * x",
+    "setlast": "xs[-1] = np.tanh(xs[-1]) + xs[0]",
+    "delete": "xs.append(x * 3.0)\n    del xs[0]",
+}
+
+
+def program(ops, final):
+    body = "\n    ".join(OPS[op] for op in ops)
+    return (f"import numpy as np\n\n\ndef f(x):\n    xs = [x, 2.0 * x]\n    v = 0.0\n"
+            f"    {body}\n    {final}\n    return v + xs[0] * xs[-1] + len(xs)\n")
+
+
+FINALS = {"pop": "v = v + xs.pop() * x", "none": "pass", "write_pop": "xs[1] = xs[1] * x\n"
+          "    v = v + xs.pop()"}
+SEQUENCES = [ops for ops in itertools.product(sorted(OPS), repeat=2)]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("list_mutations")
+
+
+@pytest.mark.parametrize("final", sorted(FINALS))
+@pytest.mark.parametrize("ops", SEQUENCES, ids="-".join)
+def test_list_mutation_sequence(folder, ops, final):
+    module = load_source(program(ops, FINALS[final]), folder, f"lst_{'_'.join(ops)}_{final}")
+    refused = [REFUSED[op] for op in ops if op in REFUSED]
+    if refused:   # not supported yet in reverse mode: an error naming the construct
+        with pytest.raises(TransformError, match="|".join(refused)):
+            sg.grad(module.f)(0.7)
+        return
+    check_modes(module.f, 0.7)
