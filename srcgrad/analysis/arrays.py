@@ -41,7 +41,7 @@ def proven_arrays(assigned, params, call_target):
     """The locals proven arrays, given the body's ``assigned`` (``SimpleAssignments``);
     ``call_target(call)`` is the object a call with a non-local callee denotes, or None."""
     candidates = set(assigned.values) - assigned.bound_otherwise - set(params)
-    return _greatest(candidates, assigned, lambda value, arrays: _builds_array(
+    return greatest_subset(candidates, assigned, lambda value, arrays: _builds_array(
         value, arrays, call_target))
 
 
@@ -71,7 +71,7 @@ class SimpleAssignments:
             if type(node.ctx) is gast.Store and id(node) not in simple_targets}
 
 
-def _greatest(candidates, assigned, builds):
+def greatest_subset(candidates, assigned, builds):
     """The largest subset of ``candidates`` whose every assigned value ``builds`` a
     member given the subset (sound by induction over the assignments that run). A name
     found not to be one puts the names whose values read it back to check."""
@@ -101,16 +101,16 @@ def proven_numbers(assigned, numbers, arrays, call_target):
     arrays = set(arrays)
     known = set(numbers) | arrays
     candidates = set(assigned.values) - assigned.bound_otherwise - known
-    inexact = arrays | _greatest(candidates, assigned, lambda value, found: (
+    inexact = arrays | greatest_subset(candidates, assigned, lambda value, found: (
         _builds_number(value, _Either(found, known), _Either(found, arrays), call_target,
                        want_inexact=True)))
-    return known | _greatest(candidates, assigned, lambda value, found: (
+    return known | greatest_subset(candidates, assigned, lambda value, found: (
         _builds_number(value, _Either(found, known), inexact, call_target)))
 
 
 class _Either:
     """Membership in either of two sets, without copying them (``found`` shrinks while
-    ``_greatest`` runs: a union built per value checked made it quadratic)."""
+    ``greatest_subset`` runs: a union built per value checked made it quadratic)."""
 
     __slots__ = ("first", "second")
 

@@ -70,6 +70,15 @@ class _ArrayMethod:
     name: str
 
 
+@dataclasses.dataclass(frozen=True)
+class _Replace:
+    """``nt._replace(**changes)`` of the NamedTuple class ``cls``, as a wrapper's callee:
+    a new one built field by field (``P(x=_a0.x, c=c)``), a structure call both modes
+    differentiate."""
+
+    cls: type
+
+
 def _wrapper(callee, count, keywords):
     """A small Python function calling ``callee`` with ``count`` positional arguments and
     the given keywords, with its source in ``linecache`` (so it compiles as user code)."""
@@ -87,6 +96,18 @@ def _make_wrapper(callee, count, keywords):
     params = [f"_a{i}" for i in range(count)]
     kw_params = [k for k in keywords if k not in params]
     args = list(params)
+    if isinstance(callee, _Replace):
+        fields = callee.cls._fields
+        name = "namedtuple_replace"
+        args = [f"{f}={f}" if f in kw_params else f"{f}={params[0]}.{f}" for f in fields]
+        kw_params = [k for k in kw_params if k in fields]   # others: the TypeError below
+        source = (f"def {name}({', '.join(params + kw_params)}):\n"
+                  f"    return _callee({', '.join(args)})\n")
+        if len(params) != 1 or set(keywords) - set(fields):
+            raise TypeError(f"{callee.cls.__name__}._replace() takes field names as keywords "
+                            f"only, not {count - 1} positional argument(s) or "
+                            f"{sorted(set(keywords) - set(fields))}")
+        return _load_wrapper(source, name, {"_callee": callee.cls})
     if isinstance(callee, _ArrayMethod):
         name = f"{callee.name}_method"
         target, packs = ARRAY_METHODS.get(callee.name, (None, None))

@@ -42,6 +42,7 @@ from srcgrad.compiler.call_wrappers import (
     _ArrayMethod,
     _backward_wrapper,
     _forward_wrapper,
+    _Replace,
     _unit_wrapper,
     _wrapper,
 )
@@ -135,6 +136,10 @@ def _resolve(func, inputs, kwargs, owner_slot):
     method = _duck_array_method(func)
     if method is not None:
         return _callee(_wrapper(method, len(inputs) + 1, tuple(kwargs)),
+                       [(func.__self__, owner_slot)] + inputs, kwargs)
+    replaced = _namedtuple_replace(func)
+    if replaced is not None:
+        return _callee(_wrapper(replaced, len(inputs) + 1, tuple(kwargs)),
                        [(func.__self__, owner_slot)] + inputs, kwargs)
     if isinstance(func, types.MethodType):
         return _resolve(func.__func__, [(func.__self__, owner_slot)] + inputs, kwargs, None)
@@ -252,6 +257,21 @@ def _is_random(obj):
 
 def _is_library(fn):
     return (fn.__module__ or "").split(".")[0] in ("numpy", "scipy", "math", "builtins")
+
+
+def _namedtuple_replace(func):
+    """``nt._replace`` bound to a NamedTuple, the method ``collections.namedtuple`` made
+    (checked on each call): ``_Replace(type(nt))``, else None."""
+    owner = getattr(func, "__self__", None)
+    if not isinstance(func, types.MethodType) or not isinstance(owner, tuple) \
+            or not hasattr(type(owner), "_fields"):
+        return None
+    method = func.__func__
+    if getattr(method, "__name__", None) != "_replace" \
+            or getattr(method, "__module__", None) != "collections" \
+            or method is not getattr(type(owner), "_replace", None):
+        return None
+    return _Replace(type(owner))
 
 
 def _builtin_method(func):

@@ -26,6 +26,7 @@ from srcgrad.optimize import UseCache, optimize_sweeps
 from srcgrad.optimize.accumulators import accumulate_in_place
 from srcgrad.optimize.free_saved import free_after_last_read
 from srcgrad.optimize.negations import cancel_negations
+from srcgrad.optimize.saves import RESTORES
 from srcgrad.rules.methods import is_array_attribute
 from srcgrad.syntax import gast
 
@@ -133,11 +134,6 @@ def _gradients(result, namer, scalars, containers, uses):
     return grads, zero_wrt
 
 
-# what the backward sweep writes into the forward sweep's values: an item put back, a
-# list's resize undone (``ContainerAdjoints.primal_undo``)
-_RESTORES = {"_sg.restore_item", "_sg.unpop", "_sg.unpop_at", "_sg.pop_last"}
-
-
 def _private_saves(backward, residuals, saved_name):
     """``saved = _sg.private_saves(saved, (i, ...))`` when the backward sweep restores
     items into residuals (at positions ``i``): it works on copies of them, so that it
@@ -145,7 +141,7 @@ def _private_saves(backward, residuals, saved_name):
     several threads (see ``runtime.reentry``)."""
     restored = {call.args[0].id for stmt in backward for call in syntax.walk(stmt)
                 if isinstance(call, gast.Call) and call.args
-                and syntax.dotted_name(call.func) in _RESTORES
+                and syntax.dotted_name(call.func) in RESTORES
                 and isinstance(call.args[0], gast.Name)}
     written = [i for i, name in enumerate(residuals) if name in restored]
     if not written:

@@ -33,13 +33,15 @@ class CallInfo:
     owner: object = None  # dynamic calls: the atom whose method (or __call__) is called
 
 
-def classify_call(parsed, call, local_names, arrays=frozenset()):
+def classify_call(parsed, call, local_names, arrays=frozenset(), instances=frozenset()):
     """Classify ``call`` (a gast Call in A-normal form) and bind its arguments.
     ``arrays``: the locals proven NumPy arrays (``analysis.arrays``); a method of any
-    other value is resolved when it runs (``srcgrad.compiler.dispatch``). A call that unpacks
+    other value is resolved when it runs (``srcgrad.compiler.dispatch``). ``instances``:
+    the locals proven instances of a class (``proven_instances``), whose ``.get()``,
+    ``.values()``... are the class's methods, not dict's. A call that unpacks
     its arguments (``f(*xs)``, ``f(**kw)``) binds them only when it runs: a rule-table
     or user callee is then called as a dynamic one."""
-    info = _classify(parsed, call, local_names, arrays)
+    info = _classify(parsed, call, local_names, arrays, instances)
     if not syntax.spreads(call) or info.kind not in ("rule", "user", "structure", "unknown"):
         return info
     dotted = syntax.dotted_name(call.func)
@@ -50,7 +52,7 @@ def classify_call(parsed, call, local_names, arrays=frozenset()):
     return dataclasses.replace(info, kind="dynamic", owner=call.func.value if method else None)
 
 
-def _classify(parsed, call, local_names, arrays):
+def _classify(parsed, call, local_names, arrays, instances=frozenset()):
     args = list(call.args)
     keywords = [(kw.arg, kw.value) for kw in call.keywords]
     func = call.func
@@ -62,6 +64,10 @@ def _classify(parsed, call, local_names, arrays):
         return CallInfo("nondiff", dotted, args=args, keywords=keywords)
     if dotted == "_sg.set_attribute":   # obj.name = value (see normalize.desugar)
         return CallInfo("attribute", "attribute write", args=args, keywords=keywords)
+    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+            and func.value.id in instances:   # the class's own method, looked up as it runs
+        return CallInfo("dynamic", f".{func.attr}()", args=[func.value] + args,
+                        keywords=keywords, owner=func.value)
     if isinstance(func, gast.Attribute) and (root is None or root in local_names):
         return _classify_method(func, args, keywords, arrays)
     if root in local_names:   # a callable value: known only when it runs

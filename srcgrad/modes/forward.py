@@ -40,6 +40,7 @@ from srcgrad.modes.forward_calls import LIST_METHODS, ForwardCalls
 from srcgrad.modes.forward_control import ForwardControlFlow, _is_loop_exit
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
+from srcgrad.modes.instances import proven_instances
 from srcgrad.modes.reverse_common import (
     array_attribute_guard,
     concatenates,
@@ -71,13 +72,15 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         self.params = syntax.param_names(node.args)
         self.locals = set(self.params) | set(syntax.names_in(node, gast.Store))
         groups = syntax.by_type([sub for stmt in node.body for sub in syntax.walk(stmt)])
-        self.arrays = proven_arrays(SimpleAssignments(groups), self.params,
+        assigned = SimpleAssignments(groups)
+        self.arrays = proven_arrays(assigned, self.params,
                                     lambda call: call_target(parsed, call, self.locals))
+        self.instances = proven_instances(parsed, assigned, self.params, self.locals)
         self.reverse_rules = RuleExpander(self)
         self.rules = TangentExpander(self)
         self.preinit = set()
         self.escapes = []   # errors locating what lets a differentiated value out
-        self.lists = list_names(node.body, groups)
+        self.lists = list_names(node.body, groups) - self.instances
         self.sequences = sequence_names(node.body, self.lists, groups)
         self.dicts = {n.targets[0].id for n in gast.walk(node) if isinstance(n, gast.Assign)
                       and isinstance(n.value, gast.Dict) and isinstance(n.targets[0], gast.Name)}
@@ -139,7 +142,7 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         before the call changes ``lst`` (after it, it would have one item too many)."""
         func = call.func
         if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
-                and isinstance(func.value, gast.Name) and func.value.id in self.locals \
+                and self.list_receiver(func.value) \
                 and func.value.id not in state and self.carries(call, state):
             return self.materialize(func.value.id, state)
         return []
@@ -265,7 +268,7 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         """The statement (or what runs in its place) and its tangent updates."""
         func = call.func
         if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
-                and isinstance(func.value, gast.Name) and func.value.id in self.locals:
+                and self.list_receiver(func.value):
             base = func.value.id
             if base not in state and not self.carries(call, state):
                 return [stmt]

@@ -32,7 +32,7 @@ class ForwardCalls:
     mirrored on the tangent list."""
 
     def call_info(self, call):
-        info = classify_call(self.parsed, call, self.locals, self.arrays)
+        info = classify_call(self.parsed, call, self.locals, self.arrays, self.instances)
         specialized = generated_variant(info.target)
         if specialized is not None:
             info = dataclasses.replace(info, kind="user", target=specialized)
@@ -41,7 +41,7 @@ class ForwardCalls:
     def call_tangent(self, stmt, target, call, state):
         func = call.func
         if isinstance(func, gast.Attribute) and func.attr in LIST_METHODS \
-                and isinstance(func.value, gast.Name) and func.value.id in self.locals:
+                and self.list_receiver(func.value):
             if func.value.id not in state:
                 return None
             return self.mirrored_call(call, state)
@@ -53,6 +53,12 @@ class ForwardCalls:
         if info.kind == "structure":
             return self.structure_tangent(stmt, info, call, state)
         raise missing_rule_error(self.parsed, info, stmt, forward=True)
+
+    def list_receiver(self, value):
+        """Is ``value`` a local whose ``.append()``, ``.pop()``... are a list's (not an
+        object's of a class, ``self.instances``)?"""
+        return isinstance(value, gast.Name) and value.id in self.locals \
+            and value.id not in self.instances
 
     def structure_tangent(self, stmt, info, call, state):
         """``p = Point(a, y=b)`` -> ``Point(a_dot, y=b_dot, z=_sg.zeros_like(p.z))``: zeros

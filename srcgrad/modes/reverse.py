@@ -30,6 +30,7 @@ from srcgrad.analysis.arrays import SimpleAssignments, proven_arrays, proven_num
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
+from srcgrad.modes.instances import proven_instances
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
@@ -95,6 +96,7 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         groups = syntax.by_type([sub for stmt in node.body for sub in syntax.walk(stmt)])
         assigned = SimpleAssignments(groups)
         self.arrays = proven_arrays(assigned, self.params, self.target_of)
+        self.instances = proven_instances(parsed, assigned, self.params, self.locals)
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
                                          self.reads_variable if eager else None,
@@ -115,7 +117,7 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         self.primal_live = None
         self.containers = _container_names(groups)
         self.sparse = set()       # adjoints that may hold None slots (see reverse_adjoints)
-        self.lists = list_names(node.body, groups)
+        self.lists = list_names(node.body, groups) - self.instances
         self.sequences = sequence_names(node.body, self.lists, groups)
         self.list_items_overwritten = any(
             isinstance(n.ctx, gast.Store) and isinstance(n.value, gast.Name)
@@ -237,7 +239,7 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
                 return self.container_adjoints.backward_subscript_write(stmt, target, state)
             out = []
             inplace = self.container_adjoints.inplace_call(stmt.value)
-            if list_pop(stmt.value):   # even without a cotangent: keeps lists aligned
+            if list_pop(stmt.value, self.instances):   # even without a cotangent: lists aligned
                 out += self.container_adjoints.pop_adjoint(stmt, stmt.value, target.id, state)
             elif inplace is not None:
                 out += self.container_adjoints.inplace_adjoint(stmt, *inplace, target.id, state)

@@ -8,20 +8,23 @@ from srcgrad.syntax import gast
 OWNED, SHARED = "owned", "shared"  # a nonzero adjoint's buffer: ours to mutate, or not
 
 
-def list_growth(call):
-    """'append' / 'extend' for ``name.append(atom)`` / ``name.extend(atom)``, else None."""
+def list_growth(call, instances=frozenset()):
+    """'append' / 'extend' for ``name.append(atom)`` / ``name.extend(atom)``, else None
+    (``instances``: names proven objects of a class, whose methods are their own)."""
     if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
             and call.func.attr in ("append", "extend") and isinstance(call.func.value, gast.Name)
-            and len(call.args) == 1 and not call.keywords):
+            and len(call.args) == 1 and not call.keywords
+            and call.func.value.id not in instances):
         return call.func.attr
     return None
 
 
-def list_pop(call):
+def list_pop(call, instances=frozenset()):
     """Is ``call`` ``name.pop()`` or ``name.pop(i)`` (a list's last or i-th item)?"""
     return (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
             and call.func.attr == "pop" and isinstance(call.func.value, gast.Name)
-            and len(call.args) <= 1 and not call.keywords)
+            and len(call.args) <= 1 and not call.keywords
+            and call.func.value.id not in instances)
 
 
 def is_range(expr):

@@ -30,10 +30,10 @@ class ContainerAdjoints:
         """List growth and pops, and in-place helpers (rule rows made by ``definplace``);
         any other bare call on values being differentiated is rejected."""
         call = stmt.value
-        method = list_growth(call)
+        method = list_growth(call, self.mode.instances)
         if method is not None:
             return self.growth_adjoint(stmt, call, method, state)
-        if list_pop(call):
+        if list_pop(call, self.mode.instances):
             return self.pop_adjoint(stmt, call, None, state)
         inplace = self.inplace_call(call)
         if inplace is None:   # checked in the forward sweep (see check_bare_call)
@@ -103,13 +103,14 @@ class ContainerAdjoints:
         none) goes back on ``lst``'s cotangent where the item was, and ``x`` back in the
         list itself (``primal_undo``)."""
         out = self._pop_adjoint(stmt, call, target, state)
-        if target is None:
-            return out
         base = call.func.value.id
+        # the popped item: the target, or what a bare pop saved (``forward_bare_call``)
+        item = syntax.name(target) if target is not None else syntax.quote_expr(
+            "stack.pop()", stack=self.mode.stack)
         if call.args:
             return out + [self.primal_undo("_sg.unpop_at(x, i, v)", base, i=call.args[0],
-                                           v=syntax.name(target))]
-        return out + [self.primal_undo("_sg.unpop(x, v)", base, v=syntax.name(target))]
+                                           v=item)]
+        return out + [self.primal_undo("_sg.unpop(x, v)", base, v=item)]
 
     def _pop_adjoint(self, stmt, call, target, state):
         base = call.func.value
@@ -225,8 +226,16 @@ class ContainerAdjoints:
         ``saves``) saves the item first, as ``x[i] = v`` does, for the backward sweep to
         restore."""
         inplace = self.inplace_call(stmt.value)
-        if inplace is None and list_growth(stmt.value) is None and not list_pop(stmt.value):
+        instances = self.mode.instances
+        if inplace is None and list_growth(stmt.value, instances) is None \
+                and not list_pop(stmt.value, instances):
             return self.check_bare_call(stmt)
+        if list_pop(stmt.value, instances):   # a bare pop saves its item, to be put back
+            call = stmt.value
+            index = call.args[0] if call.args else syntax.const(-1)
+            base = call.func.value
+            saved = syntax.quote_expr("_sg.saved_item(x, i)", x=base, i=index)
+            return [self.mode.push(base.id, saved, stmt), stmt]
         if inplace is None or inplace[0].saves is None:
             return [stmt]
         rule, values = inplace

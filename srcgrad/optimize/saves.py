@@ -72,9 +72,10 @@ def prune_saves(forward, backward, live_out=()):
         return forward, backward, set()   # nothing saved (straight-line code, renamed)
     sharing = storage_groups(forward)
     # each round that goes on drops the saves of one more variable at least
-    saves = sum(1 for s in syntax.statements(forward) if _is_save(s))
-    for _ in fixpoint.rounds(saves + 2, "the pruning of saves"):
+    saved_names = {s.saved for s in syntax.statements(forward + backward) if _is_save(s)}
+    for _ in fixpoint.rounds(len(saved_names) + 2, "the pruning of saves"):
         cfg = CFG([], backward)
+        _unread_by_undos(cfg, sharing)
         live_after = live_names(cfg, frozenset(live_out))
         read, items = {}, set()
         for stmt in syntax.statements(backward):
@@ -102,7 +103,28 @@ def prune_saves(forward, backward, live_out=()):
 
 def _restores_item(stmt):
     return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
-        and syntax.dotted_name(stmt.value.func) == "_sg.restore_item"
+        and syntax.dotted_name(stmt.value.func) in RESTORES
+
+
+# what the backward sweep writes into the forward sweep's values: an item put back, a
+# list's resize undone
+RESTORES = {"_sg.restore_item", "_sg.unpop", "_sg.unpop_at", "_sg.pop_last"}
+_UNDOS = {"_sg.unpop", "_sg.unpop_at", "_sg.pop_last"}   # a list's resize undone
+
+
+def _unread_by_undos(cfg, sharing):
+    """An undone resize of a list (``ContainerAdjoints.primal_undo``) is needed only where
+    something else reads the list further back (a restored item, its length): its own
+    read of the list (or of a list sharing its storage) does not keep it, or the undos of
+    a loop would keep each other."""
+    index = cfg.index
+    for node in cfg.nodes:
+        stmt = node.stmt
+        if stmt is not None and _is_save(stmt) and isinstance(stmt, gast.Expr) \
+                and isinstance(stmt.value, gast.Call) \
+                and syntax.dotted_name(stmt.value.func) in _UNDOS:
+            names = sharing.get(stmt.saved, {stmt.saved}) | {stmt.saved}
+            node.use_bits &= ~index.bits(names)
 
 
 # Calls whose result may be (a view of) an argument: NumPy's view-making functions and

@@ -6,9 +6,6 @@ Arrays, dtypes, shapes and ``unbroadcast`` are in ``runtime.shapes`` (imported h
 from __future__ import annotations
 
 import copy
-import dataclasses
-import functools
-import inspect
 import re
 import sys
 import types
@@ -31,6 +28,15 @@ from srcgrad.runtime.shapes import (  # noqa: F401
     shape_of,
     sum_to_shape,
     unbroadcast,
+)
+from srcgrad.runtime.structures import (  # noqa: F401
+    add_structures,
+    as_sparse,
+    field_tangent,
+    is_structure,
+    property_cotangent,
+    property_getter,
+    refuse_property_tangent,
 )
 
 _ONE64 = np.float64(1.0)
@@ -58,13 +64,22 @@ _DICT_VIEWS: tuple[type, ...] = (type({}.keys()), type({}.values()), type({}.ite
 
 
 def dict_values(d):
-    """``list(d.values())``: what ``d.values()`` is differentiated as."""
+    """``list(d.values())``: what ``d.values()`` is differentiated as (on a dict only:
+    the receiver was not proven one, so it is checked here)."""
+    _require_mapping(d, "values")
     return list(d.values())
 
 
 def dict_items(d):
-    """``list(d.items())``: what ``d.items()`` is differentiated as."""
+    """``list(d.items())``: what ``d.items()`` is differentiated as (on a dict only)."""
+    _require_mapping(d, "items")
     return list(d.items())
+
+
+def _require_mapping(d, method):
+    if not isinstance(d, dict):
+        raise TypeError(f"srcgrad differentiates `.{method}()` as the dict method, but it "
+                        f"was called on a {type(d).__name__}")
 
 
 def dict_values_adjoint(g, d):
@@ -187,55 +202,13 @@ def add_cotangents(a, b):
         _check_lengths(a, b)
         return kind(add_cotangents(x, y) for x, y in zip(a, b))
     if kind is dict or type(b) is dict:   # a sparse dict of fields, or an object's
-        out = dict(_as_sparse(a))
-        for key, value in _as_sparse(b).items():
+        out = dict(as_sparse(a))
+        for key, value in as_sparse(b).items():
             out[key] = add_cotangents(out[key], value) if key in out else value
         return out
-    if _is_structure(a):   # the same NamedTuple or object type: field by field
-        return _add_structures(a, b)
+    if is_structure(a):   # the same NamedTuple or object type: field by field
+        return add_structures(a, b, add_cotangents)
     return a + b
-
-
-def _is_structure(x):
-    """A NamedTuple, or an object whose cotangent is an object of its type (its fields'
-    cotangents in its attributes): not an array, a number or a container."""
-    if hasattr(x, "_fields") and isinstance(x, tuple):
-        return True
-    return not isinstance(x, (_NDARRAY, np.generic, int, float, complex, list, tuple,
-                              str)) and (hasattr(x, "__dict__") or dataclasses.is_dataclass(x)) \
-        and not is_duck_array(x)
-
-
-def _fields_of(x):
-    if hasattr(x, "_fields") and isinstance(x, tuple):
-        return dict(zip(x._fields, x))
-    if dataclasses.is_dataclass(x):
-        return {f.name: getattr(x, f.name) for f in dataclasses.fields(x)}
-    return dict(vars(x))
-
-
-def _as_sparse(x):
-    """A cotangent as a sparse dict of fields (a NamedTuple's by name)."""
-    if type(x) is dict:
-        return x
-    if not _is_structure(x):
-        raise TypeError(f"cotangents of a {type(x).__name__} and of an object cannot be "
-                        "added: please report this program")
-    return _fields_of(x)
-
-
-def _add_structures(a, b):
-    if type(b) is not type(a):
-        raise TypeError(f"cotangents of a {type(a).__name__} and a {type(b).__name__} "
-                        "cannot be added: please report this program")
-    fields_a, fields_b = _fields_of(a), _fields_of(b)
-    summed = {name: add_cotangents(value, fields_b[name]) for name, value in fields_a.items()}
-    if isinstance(a, tuple):
-        return type(a)(**summed)
-    result = copy.copy(a)
-    for name, value in summed.items():
-        object.__setattr__(result, name, value)
-    return result
 
 
 def _check_lengths(a, b):
@@ -258,50 +231,10 @@ def field_cotangent(g, index, name, value):
     return getattr(g, name)
 
 
-def field_tangent(x, x_dot, name):
-    """The tangent of ``x.name`` for a NamedTuple or dataclass ``x``: ``x_dot.name``. An
-    attribute of anything else (an array's, say) has no tangent rule: an error, not a
-    guess."""
-    if isinstance(x, (_NDARRAY, np.generic, int, float, complex)) or not (
-            isinstance(x, tuple) or hasattr(x, "__dict__") or hasattr(x, "__slots__")):
-        raise TypeError(f"forward mode has no tangent for the attribute .{name} of a "
-                        f"{type(x).__name__}")
-    getter = _property_getter(x, name)
-    if getter is not None:   # a property: its getter differentiated, as a method is
-        from srcgrad.runtime.dynamic import dynamic_jvp
-
-        return dynamic_jvp(types.MethodType(getter, x), x_dot, (), ())[1]
-    if _is_method(x, name):
-        # A bound method's tangent is its object's: the call it is passed to
-        # (``dynamic_forward(x.name, True)``) takes it as the tangent of ``self``.
-        return x_dot
-    return getattr(x_dot, name)
-
-
-def _is_method(x, name):
-    """True when ``x.name`` is a method bound to ``x``: a plain function found on the
-    type and not shadowed by an instance attribute."""
-    if name in getattr(x, "__dict__", {}):
-        return False
-    found = inspect.getattr_static(type(x), name, None)
-    return isinstance(found, types.FunctionType)
-
-
-def refuse_property_tangent(obj, name):
-    """Forward mode over a backward sweep that differentiates ``obj.name``'s property
-    getter (``add_attr``): that second derivative is not generated, so it is an error,
-    not the first derivative's transpose alone. A plain field passes."""
-    if obj is not None and _property_getter(obj, name) is not None:
-        raise TransformError(
-            f"srcgrad does not differentiate a second time through the property "
-            f"`{type(obj).__name__}.{name}` (hvp, or a derivative of a gradient): write it "
-            "as a method call, obj.name(), instead")
-
-
 def is_own_method(x, name):
     """Is ``x.name`` a method bound to ``x`` (``x.reshape``)? The cotangent of such a
     bound method, as a call's callee, is its receiver's (``dynamic_backward``)."""
-    if _property_getter(x, name) is not None:
+    if property_getter(x, name) is not None:
         return False
     found = getattr(type(x), name, None)
     return callable(found) and not isinstance(found, (staticmethod, classmethod, type)) \
@@ -317,21 +250,6 @@ def attr_item_adjoint(dx, name, item, obj=None):
     return item_adjoint(dx, name, item)
 
 
-def _property_getter(x, name):
-    """The getter of ``type(x).name`` when that is a ``property`` (looked up on the type,
-    as Python does, so an instance attribute of that name cannot shadow it), else None."""
-    for klass in type(x).__mro__:
-        found = klass.__dict__.get(name)
-        if isinstance(found, property):
-            return found.fget
-        if isinstance(found, functools.cached_property):
-            raise TypeError(f"srcgrad does not differentiate through the cached_property "
-                            f"`{type(x).__name__}.{name}`: use a property or a method")
-        if found is not None:
-            return None
-    return None
-
-
 def add_attr(dx, name, g, obj=None):
     """The cotangent of ``obj.name`` added into ``obj``'s (sparse, dict) cotangent. When
     ``name`` is a property of ``obj``'s type, its getter is differentiated as a method is
@@ -341,20 +259,14 @@ def add_attr(dx, name, g, obj=None):
         if type(dx) is _NDARRAY:
             dx += g
             return dx
-        for key, value in _as_sparse(g).items():
+        for key, value in as_sparse(g).items():
             dx[key] = add_cotangents(dx[key], value) if key in dx else value
         return dx
-    getter = None if obj is None else _property_getter(obj, name)
+    getter = None if obj is None else property_getter(obj, name)
     if getter is None:
         dx[name] = add_cotangents(dx[name], g) if name in dx else g
         return dx
-    from srcgrad.runtime.dynamic import dynamic_backward, dynamic_forward
-
-    _, saved = dynamic_forward(types.MethodType(getter, obj), True)
-    (dself,) = dynamic_backward(saved, g)
-    if dself is None or (type(dself) is float and dself == 0.0):
-        return dx   # the getter reads no field that carries a derivative
-    for key, value in _as_sparse(dself).items():
+    for key, value in property_cotangent(getter, obj, g).items():
         dx[key] = add_cotangents(dx[key], value) if key in dx else value
     return dx
 

@@ -1,0 +1,41 @@
+"""Which locals are proven instances of a class that is not a dict: their ``.get()``,
+``.values()``, ``.items()`` and ``.keys()`` are the class's own methods (resolved when
+they run, ``srcgrad.compiler.dispatch``), never compiled as dict's.
+
+Before (normalized)::                 ``b`` proven a ``Box``:
+
+    b = Box(p)                            _get = b.get()   -> a dynamic call of Box.get
+    _get = b.get()
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.analysis.arrays import greatest_subset
+from srcgrad.modes.calls import structure_fields
+from srcgrad.syntax import gast
+
+
+def proven_instances(parsed, assigned, params, local_names):
+    """The locals every binding of which is a call to a class that builds an instance of
+    itself and is not a dict (a dataclass, a NamedTuple, a class of the user's with
+    ``object.__new__``), or a copy of such a local. The class is assumed (guarded) as
+    the call itself is."""
+    def builds(value, found):
+        if isinstance(value, gast.Name):
+            return value.id in found
+        if not isinstance(value, gast.Call) or syntax.spreads(value):
+            return False
+        dotted = syntax.dotted_name(value.func)
+        if not dotted or dotted.split(".")[0] in local_names:
+            return False
+        try:
+            cls = parsed.assume(dotted)
+        except KeyError:
+            return False
+        return isinstance(cls, type) and type(cls).__call__ is type.__call__ \
+            and not issubclass(cls, dict) \
+            and (cls.__new__ is object.__new__ or structure_fields(cls) is not None)
+
+    candidates = set(assigned.values) - assigned.bound_otherwise - set(params)
+    return greatest_subset(candidates, assigned, builds)

@@ -1,0 +1,116 @@
+"""Cotangents and tangents of objects: NamedTuples, dataclasses and other objects whose
+cotangent is an object of their type or a sparse dict of their fields, and properties,
+differentiated as their getter is (the getter compiled as a method, looked up on the type).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import types
+
+import numpy as np
+
+from srcgrad.errors import TransformError
+from srcgrad.runtime.shapes import is_duck_array
+
+_NDARRAY = np.ndarray
+
+
+def is_structure(x):
+    """A NamedTuple, or an object whose cotangent is an object of its type (its fields'
+    cotangents in its attributes): not an array, a number or a container."""
+    if hasattr(x, "_fields") and isinstance(x, tuple):
+        return True
+    return not isinstance(x, (_NDARRAY, np.generic, int, float, complex, list, tuple,
+                              str)) and (hasattr(x, "__dict__") or dataclasses.is_dataclass(x)) \
+        and not is_duck_array(x)
+
+
+def fields_of(x):
+    if hasattr(x, "_fields") and isinstance(x, tuple):
+        return dict(zip(x._fields, x))
+    if dataclasses.is_dataclass(x):
+        return {f.name: getattr(x, f.name) for f in dataclasses.fields(x)}
+    return dict(vars(x))
+
+
+def as_sparse(x):
+    """A cotangent as a sparse dict of fields (a NamedTuple's by name)."""
+    if type(x) is dict:
+        return x
+    if not is_structure(x):
+        raise TypeError(f"cotangents of a {type(x).__name__} and of an object cannot be "
+                        "added: please report this program")
+    return fields_of(x)
+
+
+def add_structures(a, b, add):
+    """``a + b`` for two objects of one NamedTuple or object type, field by field with
+    ``add`` (``add_cotangents``)."""
+    if type(b) is not type(a):
+        raise TypeError(f"cotangents of a {type(a).__name__} and a {type(b).__name__} "
+                        "cannot be added: please report this program")
+    fields_a, fields_b = fields_of(a), fields_of(b)
+    summed = {name: add(value, fields_b[name]) for name, value in fields_a.items()}
+    if isinstance(a, tuple):
+        return type(a)(**summed)
+    result = copy.copy(a)
+    for name, value in summed.items():
+        object.__setattr__(result, name, value)
+    return result
+
+
+def field_tangent(x, x_dot, name):
+    """The tangent of ``x.name`` for a NamedTuple or dataclass ``x``: ``x_dot.name``. An
+    attribute of anything else (an array's, say) has no tangent rule: an error, not a
+    guess."""
+    if isinstance(x, (_NDARRAY, np.generic, int, float, complex)) or not (
+            isinstance(x, tuple) or hasattr(x, "__dict__") or hasattr(x, "__slots__")):
+        raise TypeError(f"forward mode has no tangent for the attribute .{name} of a "
+                        f"{type(x).__name__}")
+    getter = property_getter(x, name)
+    if getter is not None:   # a property: its getter differentiated, as a method is
+        from srcgrad.runtime.dynamic import dynamic_jvp
+
+        return dynamic_jvp(types.MethodType(getter, x), x_dot, (), ())[1]
+    return getattr(x_dot, name)
+
+
+def refuse_property_tangent(obj, name):
+    """Forward mode over a backward sweep that differentiates ``obj.name``'s property
+    getter (``add_attr``): that second derivative is not generated, so it is an error,
+    not the first derivative's transpose alone. A plain field passes."""
+    if obj is not None and property_getter(obj, name) is not None:
+        raise TransformError(
+            f"srcgrad does not differentiate a second time through the property "
+            f"`{type(obj).__name__}.{name}` (hvp, or a derivative of a gradient): write it "
+            "as a method call, obj.name(), instead")
+
+
+def property_getter(x, name):
+    """The getter of ``type(x).name`` when that is a ``property`` (looked up on the type,
+    as Python does, so an instance attribute of that name cannot shadow it), else None."""
+    for klass in type(x).__mro__:
+        found = klass.__dict__.get(name)
+        if isinstance(found, property):
+            return found.fget
+        if isinstance(found, functools.cached_property):
+            raise TypeError(f"srcgrad does not differentiate through the cached_property "
+                            f"`{type(x).__name__}.{name}`: use a property or a method")
+        if found is not None:
+            return None
+    return None
+
+
+def property_cotangent(getter, obj, g):
+    """The cotangent ``obj`` gets from ``g``, that of ``obj.name`` for the property whose
+    getter is ``getter``, as a sparse dict of fields: the getter's vjp, run here."""
+    from srcgrad.runtime.dynamic import dynamic_backward, dynamic_forward
+
+    _, saved = dynamic_forward(types.MethodType(getter, obj), True)
+    (dself,) = dynamic_backward(saved, g)
+    if dself is None or (type(dself) is float and dself == 0.0):
+        return {}   # the getter reads no field that carries a derivative
+    return as_sparse(dself)
