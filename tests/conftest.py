@@ -49,6 +49,8 @@ FULL_MATRICES = {
                          "composition (tests/rules/test_rule_orders.py)"),
     "complex_rows_full": ("--complex-rows-full", "every rule row with complex inputs at every "
                           "shape variant, in both modes (tests/rules/test_complex_rules.py)"),
+    "list_mutations_full": ("--list-mutations-full", "every pair of list mutations, in every "
+                            "mode (tests/calls/test_list_mutation_sequences.py)"),
 }
 
 

@@ -5,10 +5,9 @@ resize on the list itself as well as on its cotangent, so an item restored furth
 finds its place (an item written, then the list popped, raised IndexError in
 ``restore_item``) and a read by ``np.stack`` sees the list as it was.
 
-CI runs a fixed sample of the pairs; ``SRCGRAD_FULL_FAMILIES=1`` runs them all."""
+CI runs a fixed sample of the pairs; ``--list-mutations-full`` runs them all."""
 
 import itertools
-import os
 
 import pytest
 
@@ -42,9 +41,11 @@ def program(ops, final):
             f"    {body}\n    {final}\n    return v + xs[0] * xs[-1] + len(xs)\n")
 
 
-CASES = list(itertools.product(itertools.product(sorted(OPS), repeat=2), sorted(FINALS)))
-if os.environ.get("SRCGRAD_FULL_FAMILIES") != "1":
-    CASES = CASES[::7]   # a fixed sample: every pair's ops appear, in several orders
+FULL = pytest.mark.list_mutations_full
+CASES = [pytest.param(ops, final, id="-".join(ops) + "-" + final,
+                      marks=() if i % 7 == 0 else FULL)   # a fixed sample in CI: every 7th
+         for i, (ops, final) in enumerate(itertools.product(
+             itertools.product(sorted(OPS), repeat=2), sorted(FINALS)))]
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +53,7 @@ def folder(tmp_path_factory):
     return tmp_path_factory.mktemp("list_mutations")
 
 
-@pytest.mark.parametrize("ops,final", CASES, ids=lambda c: "-".join(c) if
-                         isinstance(c, tuple) else c)
+@pytest.mark.parametrize("ops,final", CASES)
 def test_list_mutation_sequence(folder, ops, final):
     module = load_source(program(ops, FINALS[final]), folder, f"lst_{'_'.join(ops)}_{final}")
     refused = [REFUSED[op] for op in ops if op in REFUSED]
