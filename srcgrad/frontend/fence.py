@@ -73,7 +73,8 @@ REFUSED = {
     "exec-eval": "`{name}` is not supported (its code cannot be seen by the compiler)",
     "nested-subscript-assign": "assigning into a nested subscript (`a.b[i] = ...` or "
                                "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`",
-    "del-subscript": "`del` of a subscript or attribute is not supported",
+    "del-subscript": "`del` of a slice, several indices or an attribute is not supported "
+                     "(`del xs[i]` of a list is)",
     "del-read-later": "`del {name}` of a name that is read later is not supported",
     "lambda-per-item": "a `lambda` made for each item of a comprehension or loop is not "
                        "supported yet: define a function taking the item as a parameter "
@@ -210,6 +211,9 @@ def _check_deletes(parsed, nodes):
         if not isinstance(stmt, gast.Delete):
             continue
         for target in stmt.targets:
+            if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) \
+                    and not isinstance(target.slice, (gast.Slice, gast.Tuple)):
+                continue   # ``del xs[i]`` of a list: ``xs.pop(i)`` (normalize.desugar)
             if not isinstance(target, gast.Name):
                 raise parsed.error(REFUSED["del-subscript"], target)
             later = [n for n in nodes if isinstance(n, gast.Name)

@@ -27,6 +27,15 @@ def list_pop(call, instances=frozenset()):
             and call.func.value.id not in instances)
 
 
+def list_insert(call, instances=frozenset()):
+    """Is ``call`` ``name.insert(position, atom)`` (``normalize.anf`` made the position
+    one ``xs.insert`` itself would use, ``_sg.insert_position``)?"""
+    return (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
+            and call.func.attr == "insert" and isinstance(call.func.value, gast.Name)
+            and len(call.args) == 2 and not call.keywords
+            and call.func.value.id not in instances)
+
+
 def is_range(expr):
     return isinstance(expr, gast.Call) and isinstance(expr.func, gast.Name) \
         and expr.func.id == "range"

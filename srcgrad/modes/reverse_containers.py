@@ -14,7 +14,7 @@ from __future__ import annotations
 from srcgrad import syntax
 from srcgrad.analysis.escapes import ReadBack
 from srcgrad.modes.calls import escape_statement, guard_escaping_callee, structure_fields
-from srcgrad.modes.reverse_common import list_growth, list_pop
+from srcgrad.modes.reverse_common import list_growth, list_insert, list_pop
 from srcgrad.syntax import gast
 
 
@@ -35,6 +35,8 @@ class ContainerAdjoints:
             return self.growth_adjoint(stmt, call, method, state)
         if list_pop(call, self.mode.instances):
             return self.pop_adjoint(stmt, call, None, state)
+        if list_insert(call, self.mode.instances):
+            return self.insert_adjoint(stmt, call, state)
         inplace = self.inplace_call(call)
         if inplace is None:   # checked in the forward sweep (see check_bare_call)
             return []
@@ -97,6 +99,23 @@ class ContainerAdjoints:
         else:
             out.append(gast.Expr(value=part))
         return out
+
+    def insert_adjoint(self, stmt, call, state):
+        """``lst.insert(p, v)`` (``p`` a position in the list): ``v``'s cotangent is the
+        one at ``p``, taken out of ``lst``'s cotangent; ``v`` is taken out of ``lst``
+        itself too (``primal_undo``)."""
+        base, position, item = call.func.value.id, call.args[0], call.args[1]
+        out = []
+        if base in state or self.mode.varied(stmt, call.func.value):
+            out += self.mode.bookkeeping.own(base, state)
+            dbase = self.mode.namer.adjoint(base)
+            part = syntax.quote_expr("_sg.inserted_item(d, p)", d=dbase, p=position)
+            if dbase in self.mode.sparse:
+                part = syntax.quote_expr("_sg.dense(g, v)", g=part, v=item)
+            if self.mode.varied(stmt, item):
+                out += self.mode.bookkeeping.accumulate(item.id, part, state, owned=False)
+            out += syntax.quote("_sg.remove_inserted(d, p)", d=dbase, p=position)
+        return out + [self.primal_undo("_sg.remove_inserted(x, p)", base, p=position)]
 
     def pop_adjoint(self, stmt, call, target, state):
         """``x = lst.pop()`` / ``lst.pop(i)``: the cotangent of ``x`` (zeros when it has
@@ -228,7 +247,8 @@ class ContainerAdjoints:
         inplace = self.inplace_call(stmt.value)
         instances = self.mode.instances
         if inplace is None and list_growth(stmt.value, instances) is None \
-                and not list_pop(stmt.value, instances):
+                and not list_pop(stmt.value, instances) \
+                and not list_insert(stmt.value, instances):
             return self.check_bare_call(stmt)
         if list_pop(stmt.value, instances):   # a bare pop saves its item, to be put back
             call = stmt.value

@@ -31,7 +31,7 @@ from __future__ import annotations
 import types
 
 from srcgrad import syntax
-from srcgrad.normalize.dict_methods import DictMethods
+from srcgrad.normalize.dict_methods import DictMethods, ListMethods
 from srcgrad.normalize.expansions import ExpandingForms
 from srcgrad.normalize.functional import FunctionalBuiltins
 from srcgrad.normalize.iteration import IterationBuiltins, is_range_call
@@ -50,7 +50,8 @@ def to_anf(body, namer, local_functions=None, parsed=None, inliner=None):
     return _Flattener(namer, local_functions or {}, parsed, inliner).block(body)
 
 
-class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMethods):
+class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMethods,
+                 ListMethods):
     def __init__(self, namer, local_functions, parsed, inliner=None):
         self.namer = namer
         self.local_functions = local_functions
@@ -76,6 +77,9 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
             update = self.dict_update(stmt.value)
             if update is not None:
                 return self.block(update)
+            inserted = self.list_insert(stmt.value)
+            if inserted is not None:
+                return inserted
             pre, value = self.simple(stmt.value)
             return pre + [gast.Expr(value=value)]
         if isinstance(stmt, gast.Return):

@@ -47,9 +47,22 @@ def _desugar_stmt(stmt, namer):
         return [gast.If(test=test, body=[fail], orelse=[])]
     if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
         return []
-    if isinstance(stmt, (gast.Pass, gast.Delete)):
+    if isinstance(stmt, gast.Delete):   # ``del xs[i]`` on a list: ``xs.pop(i)``
+        return [out for target in stmt.targets if isinstance(target, gast.Subscript)
+                for out in _deleted_item(target)]
+    if isinstance(stmt, gast.Pass):
         return []
     return [stmt]
+
+
+def _deleted_item(target):
+    """``del xs[i]`` (the fence allows a local and an index, not a slice): the list's
+    ``xs.pop(i)``, checked to be done to a list when it runs."""
+    base = gast.Name(id=target.value.id, ctx=gast.Load(), annotation=None, type_comment=None)
+    check = syntax.quote_expr("_sg.require_list(xs, 'del xs[i]')", xs=base)
+    pop = gast.Call(func=gast.Attribute(value=syntax.clone(base), attr="pop", ctx=gast.Load()),
+                    args=[target.slice], keywords=[])
+    return [gast.Expr(value=check), gast.Expr(value=pop)]
 
 
 def _desugar_augassign(stmt, namer):

@@ -67,6 +67,35 @@ class DictMethods:
         return pre + default_pre + self.block(stmts), read
 
 
+class ListMethods:
+    """``xs.insert(i, v)`` with the position ``xs.insert`` itself uses (a negative index
+    counted from the end, clamped into the list), which the reverse mode takes the item's
+    cotangent from::
+
+        xs.insert(-1, v)        ->      _position = _sg.insert_position(xs, -1)
+                                        xs.insert(_position, v)
+
+    ``_sg.insert_position`` raises ``TypeError`` when ``xs`` is not a list when it runs.
+    Needs ``namer`` and ``atom`` of the pass."""
+
+    def list_insert(self, call):
+        """The statements ``xs.insert(i, v)`` stands for, or None."""
+        if not _method_of_local(call, "insert") or len(call.args) != 2 or call.keywords:
+            return None
+        pre, index = self.atom(call.args[0], "index")
+        item_pre, item = self.atom(call.args[1], "item")
+        position = self.namer.temp("position")
+        base = call.func.value
+        insert = gast.Call(func=syntax.clone(call.func), args=[syntax.name(position), item],
+                           keywords=[])
+        out = pre + item_pre + [
+            syntax.assign(position, syntax.quote_expr("_sg.insert_position(xs, i)",
+                                                      xs=syntax.clone(base), i=index)),
+            gast.Expr(value=insert)]
+        syntax.set_line(out, getattr(call, "lineno", None))
+        return out
+
+
 def _method_of_local(call, name):
     func = getattr(call, "func", None)
     return isinstance(call, gast.Call) and isinstance(func, gast.Attribute) \

@@ -108,8 +108,9 @@ def _restores_item(stmt):
 
 # what the backward sweep writes into the forward sweep's values: an item put back, a
 # list's resize undone
-RESTORES = {"_sg.restore_item", "_sg.unpop", "_sg.unpop_at", "_sg.pop_last"}
-_UNDOS = {"_sg.unpop", "_sg.unpop_at", "_sg.pop_last"}   # a list's resize undone
+RESTORES = {"_sg.restore_item", "_sg.unpop", "_sg.unpop_at", "_sg.pop_last",
+            "_sg.remove_inserted"}
+_UNDOS = RESTORES - {"_sg.restore_item"}   # a list's resize undone
 
 
 def _unread_by_undos(cfg, sharing):

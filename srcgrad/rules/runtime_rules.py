@@ -52,7 +52,7 @@ COMPILED_FROM_SOURCE = frozenset("""
     mvn_tangent norm_adjoint_in_ans norm_adjoint_in_ans_transpose norm_adjoint_in_x
     norm_tangent odeint_adjoints odeint_tangent partition_adjoint pinv_adjoint
     pinv_tangent placed_at power prod_adjoint_tangent qr_adjoint qr_tangent regenerated
-    remove_inserted rfft_adjoint rfftn_adjoint saved_item_adjoint scalar_digamma
+    rfft_adjoint rfftn_adjoint saved_item_adjoint scalar_digamma
     scipy_solve_adjoint_a scipy_solve_adjoint_b scipy_solve_tangent slogdet_adjoint
     slogdet_tangent softmax_adjoint solve_triangular_adjoint_a
     solve_triangular_adjoint_b solve_triangular_tangent sort_adjoint sort_tangent
@@ -70,6 +70,7 @@ defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.cl
            rt.is_duck_array, rt.without_derivative, rt.wrt_zeros, rt.check_wrt,
            rt.refuse_changed_defaults)
 defnondiff(rt.require_dict)   # d.update(...) / d.setdefault(...) lowered to item writes
+defnondiff(rt.insert_position, rt.require_list)   # xs.insert(i, v), del xs[i] on lists
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")
@@ -156,6 +157,8 @@ definplace(rt.unpop, "v, item, count=None", ("v", "item"), resizes=True,   # v.a
            item="_sg.last_items(g, count)", update="_sg.pop_last(g, count)")
 definplace(rt.unpop_at, "v, index, item", ("v", "item"), resizes=True,  # v.insert(index, item)
            item="_sg.inserted_item(g, index)", update="_sg.remove_inserted(g, index)")
+definplace(rt.remove_inserted, "v, index", ("v",), resizes=True,   # del v[index]
+           update="_sg.unpop_at(g, index, None)")
 deflinear(rt.last_items, "v, count=None",
           "_sg.placed_at(g, v, None if count is None else slice(len(v) - count, None))",
           linear_in="v")

@@ -104,6 +104,25 @@ def require_dict(d, method):
     _require_dict(d, method)
 
 
+def insert_position(xs, index):
+    """Where ``xs.insert(index, v)`` puts ``v`` (a negative index counts from the end,
+    and Python clamps it into the list), on a list only: the position the adjoint takes
+    the item's cotangent from, and the backward sweep removes it at."""
+    require_list(xs, ".insert()")
+    count = len(xs)
+    if index < 0:
+        index = max(index + count, 0)
+    return min(index, count)
+
+
+def require_list(xs, what):
+    """Check that ``what`` (``del xs[i]``, ``xs.insert(i, v)``), compiled as a list's, is
+    done to a list."""
+    if type(xs) is not list:
+        raise TypeError(f"srcgrad differentiates `{what}` as a list's, but it was done to a "
+                        f"{type(xs).__name__}")
+
+
 def _require_dict(d, method):
     if type(d) is not dict:
         raise TypeError(f"srcgrad differentiates `.{method}()` as the dict method, but it "

@@ -75,7 +75,17 @@ def field_tangent(x, x_dot, name):
         from srcgrad.runtime.dynamic import dynamic_jvp
 
         return dynamic_jvp(types.MethodType(getter, x), x_dot, (), ())[1]
+    if isinstance(_class_attribute(x, name), types.FunctionType) \
+            and name not in getattr(x, "__dict__", {}):
+        return x_dot   # a bound method carries its object's tangent (compiler.dispatch)
     return getattr(x_dot, name)
+
+
+def _class_attribute(x, name):
+    for klass in type(x).__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
 
 
 def refuse_property_tangent(obj, name):
