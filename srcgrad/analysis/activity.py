@@ -67,8 +67,8 @@ def _varied_rule(node, index, wrt, differentiable, is_source, updates):
         trigger = bits(syntax.loaded_names(stmt.iter)) if differentiable(stmt) else 0
         return node.def_bits, trigger, node.def_bits, 0
     grown = _grown_container(stmt)
-    if grown:
-        return 0, bits(syntax.loaded_names(stmt.value.args[0])), bits([grown]), 0
+    if grown:   # the item: the last argument (``insert``'s first is its position)
+        return 0, bits(syntax.loaded_names(stmt.value.args[-1])), bits([grown]), 0
     updated = updates(stmt) if updates is not None else None
     if updated:
         return 0, bits(_diff_operands(stmt.value)), bits([updated]), 0
@@ -93,7 +93,8 @@ def _useful_rule(node, index):
 
 
 def _grown_container(stmt):
-    """``lst`` for ``lst.append(v)`` / ``lst.extend(vs)`` statements, else None."""
+    """``lst`` for ``lst.append(v)`` / ``lst.extend(vs)`` / ``lst.insert(i, v)``
+    statements, else None."""
     if not isinstance(stmt, gast.Expr) or not isinstance(stmt.value, gast.Call):
         return None
     func = stmt.value.func

@@ -32,17 +32,20 @@ FINALS = {"pop": "v = v + xs.pop() * x", "none": "pass",
           "write_pop": "xs[1] = xs[1] * x\n    v = v + xs.pop()"}
 
 
-def program(ops, final):
+INITS = {"varied": "[x, 2.0 * x]", "constant": "[1.0, 2.0]"}   # the list before the ops
+
+
+def program(ops, final, init):
     body = "\n    ".join(OPS[op] for op in ops)
-    return (f"import numpy as np\n\n\ndef f(x):\n    xs = [x, 2.0 * x]\n    v = 0.0\n"
+    return (f"import numpy as np\n\n\ndef f(x):\n    xs = {INITS[init]}\n    v = x * 0.1\n"
             f"    {body}\n    {final}\n    return v + xs[0] * xs[-1] + len(xs)\n")
 
 
 FULL = pytest.mark.list_mutations_full
-CASES = [pytest.param(ops, final, id="-".join(ops) + "-" + final,
-                      marks=() if i % 7 == 0 else FULL)   # a fixed sample in CI: every 7th
-         for i, (ops, final) in enumerate(itertools.product(
-             itertools.product(sorted(OPS), repeat=2), sorted(FINALS)))]
+CASES = [pytest.param(ops, final, init, id="-".join(ops + (final, init)),
+                      marks=() if i % 11 == 0 else FULL)   # a fixed sample in CI
+         for i, (ops, final, init) in enumerate(itertools.product(
+             itertools.product(sorted(OPS), repeat=2), sorted(FINALS), sorted(INITS)))]
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,8 @@ def folder(tmp_path_factory):
     return tmp_path_factory.mktemp("list_mutations")
 
 
-@pytest.mark.parametrize("ops,final", CASES)
-def test_list_mutation_sequence(folder, ops, final):
-    module = load_source(program(ops, FINALS[final]), folder, f"lst_{'_'.join(ops)}_{final}")
+@pytest.mark.parametrize("ops,final,init", CASES)
+def test_list_mutation_sequence(folder, ops, final, init):
+    module = load_source(program(ops, FINALS[final], init), folder,
+                         f"lst_{'_'.join(ops)}_{final}_{init}")
     check_modes(module.f, 0.7)

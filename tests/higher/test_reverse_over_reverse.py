@@ -122,7 +122,11 @@ def test_first_order_list_reads_stay_aligned_with_later_growth():
     assert sg.grad(p.read_then_grow)(1.5, 2.0) == 2.0
 
 
-@pytest.mark.parametrize("f", [p.insert_in_place, p.copy_into])
+def test_an_insert_is_differentiated():
+    assert sg.grad(p.insert_in_place)(0.5) == 1.0
+
+
+@pytest.mark.parametrize("f", [p.copy_into])
 def test_an_in_place_call_without_a_rule_is_an_error(f):
     with pytest.raises(sg.TransformError, match="in place") as info:
         sg.grad(f)(0.5)

@@ -146,6 +146,8 @@ USES = {
     rt.all_scalars: lambda x: float(rt.all_scalars(x[0], x[1])),
     rt.zip_length: lambda x: float(rt.zip_length(x * 2.0, [x[0], x[1]])),
     rt.require_dict: lambda x: float(rt.require_dict({"a": x * 2.0}, "update") is None),
+    rt.require_list: lambda x: float(rt.require_list([x * 2.0], "del xs[i]") is None),
+    rt.insert_position: lambda x: float(rt.insert_position([x, x * 2.0, x], -1)),
     rt.call_method: lambda x: float(rt.call_method(x * 2.0, "argmax")),   # constant names only
     rt.sorted_order: lambda x: _total(rt.sorted_order(list(x[::-1] * 2.0), key=abs)),
     rt.updates_in_place: lambda x: float(rt.updates_in_place(x * 2.0)),
