@@ -14,6 +14,7 @@ import os
 
 from srcgrad import syntax
 from srcgrad.codegen import printer
+from srcgrad.codegen.nesting import check_nesting
 from srcgrad.syntax import gast
 
 
@@ -39,11 +40,14 @@ def source_location(filename, lineno):
     return f"{os.path.basename(filename) or filename}:{lineno}"
 
 
-def render_module(header, functions):
+def render_module(header, functions, origin=(None, None)):
     """``functions``: list of (role, gast FunctionDef). Returns a ``GeneratedModule``.
+    ``origin``: the user's file and function, cited when the code nests deeper than
+    Python compiles.
 
     The functions share statements (the fused gradient repeats both sweeps): every
     distinct statement is printed once and its lines reused wherever it appears."""
+    check_nesting([fn for _, fn in functions], *origin)
     chunks = _render_statements(_distinct_statements(fn for _, fn in functions))
     lines = [f"# {line}" for line in header]
     line_map, spans = {}, {}

@@ -209,7 +209,8 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
               f"wrt {', '.join(wrt_names) or '()'}."]
     if scalars:
         header.append("Specialized for scalar arguments: no broadcasting, `math` partials.")
-    module = emit.render_module(header, [(role, functions[role]) for role in roles])
+    module = emit.render_module(header, [(role, functions[role]) for role in roles],
+                                (parsed.filename, fn.__name__))
     module.functions.update({r: n for r, n in fn_names.items() if r.startswith("scalar_")})
     _load(unit, parsed, module, zero_wrt, callee_aliases)
     code_cache.remember(fn, _kind(eager, scalars), wrt, parsed, unit, callee_aliases,

@@ -58,6 +58,20 @@ class ForwardControlFlow:
         return before + [gast.Try(body=body, handlers=stmt.handlers, orelse=[], finalbody=final)]
 
     def loop(self, stmt, state):
+        """The tangent code of a loop; the same loop met again in the same state (an
+        outer loop's trial, then its final pass) reuses the code generated the first
+        time: without it a loop nested ``d`` deep is generated ``2 ** d`` times."""
+        memo = self.__dict__.setdefault("_loops_generated", {})
+        key = (id(stmt), tuple(sorted(state.tangents.items())), frozenset(state.defined))
+        known = memo.get(key)
+        if known is None:
+            code = self._loop(stmt, state)
+            memo[key] = known = (code, state.copy())
+        else:
+            state.tangents, state.defined = dict(known[1].tangents), set(known[1].defined)
+        return syntax.clone(known[0])
+
+    def _loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and _is_loop_exit(stmt.body[-1]) else stmt.body
         before = []
         # until the names with tangents are stable at the loop's top: a round that goes on

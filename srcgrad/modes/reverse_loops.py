@@ -33,6 +33,7 @@ class LoopAdjoints:
 
     def __init__(self, mode):
         self.mode = mode
+        self._generated = {}   # (loop, depth, state) -> (adjoint code, state after)
 
     def iteration_locals(self, stmt):
         """The loop body's top-level assignments whose target is set once per iteration,
@@ -114,6 +115,20 @@ class LoopAdjoints:
         return bound, {self.mode.cfg.by_stmt.get(id(s)) for s in nodes}
 
     def backward_loop(self, stmt, state):
+        """The adjoint of a loop; the same loop met again in the same state (an outer
+        loop's probe, then its final iteration) reuses the code generated the first time:
+        without it a loop nested ``d`` deep is generated ``2 ** d`` times."""
+        key = (id(stmt), self.mode.loop_depth, tuple(sorted(state.items())))
+        known = self._generated.get(key)
+        if known is None:
+            code = self._backward_loop(stmt, state)
+            self._generated[key] = known = (code, dict(state))
+        else:
+            state.clear()
+            state.update(known[1])
+        return syntax.clone(known[0])
+
+    def _backward_loop(self, stmt, state):
         body = stmt.body[:-1] if stmt.body and is_loop_exit(stmt.body[-1]) else stmt.body
         before = []
         # reach a state that holds at the top of every iteration: a round that goes on adds

@@ -69,6 +69,10 @@ def _statements(body):
             yield from _statements(handler.body)
 
 
+_MAX_NESTING = 10   # blocks the rewrite nests (guards and the user's own) before it
+                    # guards the rest piece by piece: Python compiles 100 levels
+
+
 class _Loop:
     def __init__(self, namer):
         self.stop = namer.fresh("stop_loop")
@@ -83,6 +87,7 @@ class _Rewriter:
         self.returned = namer.fresh("returned")
         self.retval = namer.fresh("retval")
         self.loops = []
+        self.nesting = 0   # blocks open around the statement being rewritten
 
     def function_body(self, body):
         line = body[0].lineno
@@ -98,7 +103,8 @@ class _Rewriter:
         body = list(body)
         for i, stmt in enumerate(body):
             rest = body[i + 1:]
-            if rest and not self.loops and isinstance(stmt, gast.If):
+            if rest and not self.loops and isinstance(stmt, gast.If) \
+                    and (self.room() or _is_elif(rest)):
                 # `if c: return a` followed by more code: the rest becomes the else branch.
                 if _always_returns(stmt.body) and not _always_returns(stmt.orelse):
                     stmt.orelse, body[i + 1:] = stmt.orelse + rest, []
@@ -110,14 +116,35 @@ class _Rewriter:
             out.extend(new)
             rest = body[i + 1:]
             if rest and may_exit:
-                guard_flag = self.loops[-1].skip if self.loops else self.returned
-                if self.loops:
-                    self.loops[-1].uses_skip = True
-                test = gast.UnaryOp(op=gast.Not(), operand=syntax.name(guard_flag))
-                guarded = gast.If(test=test, body=self.block(rest), orelse=[])
-                syntax.set_line(guarded, rest[0].lineno)
-                out.append(guarded)
+                out.extend(self.guarded(rest))
                 break
+        return out
+
+    def room(self):
+        """May one more block open around the rest of a block? Past ``_MAX_NESTING``
+        levels the rest runs as a sequence of guarded pieces instead (the generated code
+        then nests no deeper however many exits the function has)."""
+        return self.nesting < _MAX_NESTING
+
+    def guarded(self, rest):
+        """``rest`` run only while no exit was taken: one ``if not flag`` block around
+        it, or, past the nesting bound, one such block per piece ending at an exit."""
+        guard_flag = self.loops[-1].skip if self.loops else self.returned
+        if self.loops:
+            self.loops[-1].uses_skip = True
+        pieces, piece = [], []
+        for stmt in rest:
+            piece.append(stmt)
+            if not self.room() and self._may_exit(stmt):
+                pieces.append(piece)
+                piece = []
+        pieces += [piece] if piece else []
+        out = []
+        for piece in pieces:
+            test = gast.UnaryOp(op=gast.Not(), operand=syntax.name(guard_flag))
+            guarded = gast.If(test=test, body=self.inner(piece), orelse=[])
+            syntax.set_line(guarded, piece[0].lineno)
+            out.append(guarded)
         return out
 
     def _may_exit(self, stmt):
@@ -143,16 +170,27 @@ class _Rewriter:
         if isinstance(stmt, gast.Continue):
             self.loops[-1].uses_skip = True
             return [_set(self.loops[-1].skip, True)]
+        return self.compound(stmt)
+
+    def inner(self, body, deeper=1):
+        """``block(body)`` for a block printed ``deeper`` levels further in."""
+        self.nesting += deeper
+        try:
+            return self.block(body)
+        finally:
+            self.nesting -= deeper
+
+    def compound(self, stmt):
         if isinstance(stmt, gast.If):
-            stmt.body = self.block(stmt.body)
-            stmt.orelse = self.block(stmt.orelse)
+            stmt.body = self.inner(stmt.body)
+            stmt.orelse = self.inner(stmt.orelse, 0 if _is_elif(stmt.orelse) else 1)
             return [stmt]
         if isinstance(stmt, gast.With):
-            stmt.body = self.block(stmt.body)
+            stmt.body = self.inner(stmt.body)
             return [stmt]
         if isinstance(stmt, gast.Try):
-            stmt.body = self.block(stmt.body)
-            stmt.finalbody = self.block(stmt.finalbody)
+            stmt.body = self.inner(stmt.body)
+            stmt.finalbody = self.inner(stmt.finalbody)
             return [stmt]
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop(stmt)
@@ -161,7 +199,7 @@ class _Rewriter:
     def loop(self, stmt):
         loop = _Loop(self.namer)
         self.loops.append(loop)
-        body = self.block(stmt.body)
+        body = self.inner(stmt.body)
         self.loops.pop()
         before, after = [], []
         if loop.uses_skip:
@@ -169,7 +207,7 @@ class _Rewriter:
         if loop.uses_stop:
             before.append(_set(loop.stop, False))
             body.append(gast.If(test=syntax.name(loop.stop), body=[gast.Break()], orelse=[]))
-        orelse = self.block(stmt.orelse)
+        orelse = self.inner(stmt.orelse)
         if orelse and loop.uses_stop:
             test = gast.UnaryOp(op=gast.Not(), operand=syntax.name(loop.stop))
             after.append(gast.If(test=test, body=orelse, orelse=[]))
@@ -178,6 +216,11 @@ class _Rewriter:
         stmt.body, stmt.orelse = body, []
         syntax.set_line(body, stmt.lineno)
         return before + [stmt] + after
+
+
+def _is_elif(body):
+    """Is ``body``, as an ``else`` block, printed as an ``elif`` (no deeper)?"""
+    return len(body) == 1 and isinstance(body[0], gast.If)
 
 
 def _always_returns(body):
