@@ -22,7 +22,8 @@ item, instead of interleaved with the consumer. That is the same program when
 - every call of the generator consumes all of it and nothing else (``check_generator_calls``,
   run on every function srcgrad reads): ``for`` over it with no ``break`` or ``return`` in
   the loop body (also through ``enumerate`` and in a comprehension), ``sum``, ``list``,
-  ``tuple``, ``sorted``, ``min``, ``max`` or ``dict`` of it, ``yield from`` it in another
+  ``tuple``, ``sorted``, ``min``, ``max`` or ``dict`` of it (with ``sum``'s start and
+  ``sorted``'s ``key`` and ``reverse`` given as plain values), ``yield from`` it in another
   generator; and the consumer's loop body changes in place no object the generator can read
   (only containers the consumer built itself); and no ``try`` with handlers in the
   consumer's function encloses the call (an exception from the generator would reach the
@@ -140,10 +141,9 @@ def _consumer(parsed, call, parents, local_names):
     """What runs through all of ``call``'s items: a ``For`` or ``comprehension`` node (its
     body is then checked), ``True`` (a consuming builtin or ``yield from``), or None."""
     parent = parents.get(id(call))
-    if isinstance(parent, gast.Call) and parent.args and parent.args[0] is call \
-            and len(parent.args) == 1 and not parent.keywords:
+    if isinstance(parent, gast.Call) and parent.args and parent.args[0] is call:
         name = _builtin_name(parsed, parent.func, local_names)
-        if name in _CONSUMING_BUILTINS:
+        if name in _CONSUMING_BUILTINS and _other_arguments_plain(parsed, parent, name):
             return True
         if name == "enumerate":   # for i, item in enumerate(gen(...)):
             call, parent = parent, parents.get(id(parent))
@@ -154,6 +154,42 @@ def _consumer(parsed, call, parents, local_names):
     if isinstance(parent, gast.YieldFrom) and inspect.isgeneratorfunction(parsed.fn):
         return True
     return None
+
+
+# the arguments a consuming builtin takes besides the iterable (``sorted``'s ``key`` is
+# called after all items were read, so a key function cannot observe the difference)
+_EXTRA_ARGUMENTS = {"sum": ("start",), "sorted": ("key", "reverse")}
+
+
+def _other_arguments_plain(parsed, call, name):
+    """Are ``call``'s arguments besides the generator ones the builtin ``name`` takes
+    (``sum(gen(v), start)``, ``sorted(gen(v), reverse=True)``), and plain values whose
+    evaluation cannot change what the generator reads (the lowered generator runs before
+    them, the generator object was made before them): names, constants, attributes,
+    arithmetic and NumPy calls?"""
+    allowed = _EXTRA_ARGUMENTS.get(name, ())
+    if len(call.args) > 1 + (name == "sum") or any(
+            k.arg not in allowed for k in call.keywords):
+        return False
+    return all(_plain(parsed, node) for node in call.args[1:] + [k.value for k in call.keywords])
+
+
+def _plain(parsed, expr):
+    for node in syntax.walk(expr):
+        if isinstance(node, (gast.Lambda, gast.NamedExpr, gast.Yield, gast.Await)):
+            return False
+        if isinstance(node, gast.Call):
+            dotted = syntax.dotted_name(node.func)
+            if not dotted or dotted.split(".")[0] not in ("np", "numpy") \
+                    or any(k.arg == "out" for k in node.keywords):
+                return False
+            try:
+                module = parsed.resolve(dotted.split(".")[0])
+            except KeyError:
+                return False
+            if getattr(module, "__name__", None) != "numpy":
+                return False
+    return True
 
 
 def _builtin_name(parsed, func, local_names):

@@ -113,10 +113,25 @@ def handles_inside_the_generator(x):
     return sum(roots_or_squares(x)) * 1.0
 
 
+def sum_with_a_start(x):
+    return np.sum(sum(squares(x), np.zeros(3) + 0.5 * x))
+
+
+def sorted_reversed(x):
+    s = sorted(squares(x), reverse=True)
+    return s[0] * 0.3 + s[-1]
+
+
+def sorted_by_a_key(x):
+    s = sorted(squares(x), key=abs)
+    return s[0] * 0.3 + s[-1] * 2.0
+
+
 @pytest.mark.parametrize("f", [sum_of_squares, stacked_squares, with_loops_and_branches,
                                uses_yield_from, in_a_comprehension, a_generator_expression,
                                stops_at_a_return, consumer_appends,
-                               handles_inside_the_generator])
+                               handles_inside_the_generator, sum_with_a_start, sorted_reversed,
+                               sorted_by_a_key])
 def test_generator_helpers_in_both_modes(f):
     check_both_modes(f, (X.copy(),))
 
@@ -197,6 +212,11 @@ def consumes_inside_a_try(x):
     return total
 
 
+def starts_with_an_effect(x):
+    items = [x[0], x[1]]
+    return sum(rows(items), items.pop())
+
+
 def sends(x):
     got = yield x
     yield got
@@ -213,6 +233,7 @@ def consumes_a_sending_generator(x):
     (consumes_a_growing_generator, "may change `xs`", "xs.append(1.0)"),
     (changes_what_the_generator_reads, "changes `items` in place", "items.append(r)"),
     (consumes_a_sending_generator, "`yield` used as a value", "got = yield x"),
+    (starts_with_an_effect, "generator `rows` is used here", "sum(rows(items), items.pop())"),
     (consumes_inside_a_try, "consumed inside a `try` with `except` handlers",
      "total = sum(roots_or_squares(x))"),
 ])
