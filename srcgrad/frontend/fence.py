@@ -19,6 +19,7 @@ import builtins
 
 from srcgrad import syntax
 from srcgrad.frontend.freshness import compiles_to, stale_source_error
+from srcgrad.frontend.functional_args import functional_lambdas
 from srcgrad.frontend.generators import (
     CONSUMED,
     check_generator_calls,
@@ -99,7 +100,8 @@ def check_function(parsed):
     # of which rewrites the tree).
     nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]
     allowed = _local_function_nodes(node) | _call_unpackings(nodes) \
-        | lambdas_given_to_transforms(parsed, nodes)
+        | _starred_targets(nodes) | lambdas_given_to_transforms(parsed, nodes) \
+        | {id(call.args[0]) for call in functional_lambdas(parsed)}
     for lam in _lambdas_per_item(nodes):
         if id(lam) not in allowed:
             raise parsed.error(REFUSED["lambda-per-item"], lam)
@@ -144,6 +146,16 @@ def _call_unpackings(nodes):
     """``*xs`` written as a call's argument (``f(*xs)``): resolved when the call runs."""
     return {id(arg) for call in nodes if isinstance(call, gast.Call)
             for arg in call.args if isinstance(arg, gast.Starred)}
+
+
+def _starred_targets(nodes):
+    """``first, *rest = value``: one starred name in an assignment's tuple or list target
+    (``normalize.desugar`` reads the items by index and the rest by a slice)."""
+    return {id(elt) for stmt in nodes if isinstance(stmt, gast.Assign)
+            for target in stmt.targets if isinstance(target, (gast.Tuple, gast.List))
+            and sum(isinstance(e, gast.Starred) for e in target.elts) == 1
+            for elt in target.elts
+            if isinstance(elt, gast.Starred) and isinstance(elt.value, gast.Name)}
 
 
 def _check_defaults(parsed, args):

@@ -125,16 +125,43 @@ def _desugar_assign(targets, value, namer):
         for target, elt in zip(targets[0].elts, value.elts):
             out.extend(_desugar_assign([target], elt, namer))
         return out
+    starred = any(isinstance(t, (gast.Tuple, gast.List))
+                  and any(isinstance(e, gast.Starred) for e in t.elts) for t in targets)
+    if starred:   # the items are read by index and slice: from a list of them
+        value = gast.List(elts=value.elts, ctx=gast.Load()) \
+            if isinstance(value, (gast.Tuple, gast.List)) \
+            else gast.Call(func=syntax.name("list"), args=[value], keywords=[])
     holder = namer.temp("tuple" if isinstance(value, (gast.Tuple, gast.List)) else "value")
     out = [syntax.assign(holder, value)]
     for target in targets:
-        if isinstance(target, (gast.Tuple, gast.List)):
+        if isinstance(target, (gast.Tuple, gast.List)) and starred:
+            out.extend(_unpack_starred(target.elts, holder, namer))
+        elif isinstance(target, (gast.Tuple, gast.List)):
             for i, elt in enumerate(target.elts):
                 item = gast.Subscript(value=syntax.name(holder), slice=syntax.const(i),
                                       ctx=gast.Load())
                 out.extend(_desugar_assign([elt], item, namer))
         else:
             out.append(syntax.assign(target, syntax.name(holder)))
+    return out
+
+
+def _unpack_starred(elts, holder, namer):
+    """``a, *mid, b = items`` -> ``a = items[0]; mid = items[1:-1]; b = items[-1]``."""
+    star = next(i for i, elt in enumerate(elts) if isinstance(elt, gast.Starred))
+    after = len(elts) - star - 1
+    out = []
+    for i, elt in enumerate(elts):
+        if i == star:
+            stop = syntax.const(-after) if after else syntax.const(None)
+            item = gast.Subscript(value=syntax.name(holder), slice=gast.Slice(
+                lower=syntax.const(star), upper=stop, step=None), ctx=gast.Load())
+            elt = elt.value
+        else:
+            index = i if i < star else i - len(elts)
+            item = gast.Subscript(value=syntax.name(holder), slice=syntax.const(index),
+                                  ctx=gast.Load())
+        out.extend(_desugar_assign([elt], item, namer))
     return out
 
 

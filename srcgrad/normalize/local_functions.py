@@ -24,6 +24,7 @@ as a value (passed, returned, stored) or calling itself is rejected.
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.frontend.functional_args import functional_argument, functional_lambdas
 from srcgrad.syntax import gast
 
 
@@ -33,6 +34,8 @@ def collect_local_functions(parsed, namer=None):
     where the ``def`` was, as Python does, into a fresh name the inlined calls read
     (``def predict(x, params=params)`` -> ``predict_params = params``)."""
     local, body = {}, []
+    if namer is not None:
+        parsed.node.body = _name_functional_lambdas(parsed, namer) + parsed.node.body
     for stmt in parsed.node.body:
         fn = _as_function(stmt)
         if fn is None:
@@ -47,6 +50,23 @@ def collect_local_functions(parsed, namer=None):
     if local:
         _check_uses(parsed, local)
     return local
+
+
+def _name_functional_lambdas(parsed, namer):
+    """``map(lambda a, b: a * b, xs, ys)`` -> ``_lambda = lambda a, b: a * b`` at the top
+    of the function and ``map(_lambda, xs, ys)``: a local function like any other (its
+    body reads the enclosing names when it is called, as the lambda did). Only lambdas
+    in the function's own statements, outside comprehensions, which rename their
+    variables. Returns the assignments."""
+    named = []
+    for call in functional_lambdas(parsed):
+        name = namer.fresh("lambda_")
+        assign = syntax.assign(name, call.args[0])
+        syntax.set_line([assign], getattr(call, "lineno", None))
+        assign.col_offset = getattr(call.args[0], "col_offset", 0)
+        named.append(assign)
+        call.args[0] = syntax.name(name)
+    return named
 
 
 def _bind_defaults(fn, namer, lineno):
@@ -94,6 +114,9 @@ def _check_uses(parsed, local):
         for node in gast.walk(scope):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
                 called.add(id(node.func))
+            passed = functional_argument(parsed, node)
+            if passed is not None:
+                called.add(id(passed))
     for scope in scopes:
         for node in gast.walk(scope):
             if (isinstance(node, gast.Name) and node.id in local
