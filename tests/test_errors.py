@@ -148,7 +148,8 @@ REJECTED = [
      r"comprehension or loop is not supported yet", "lambda v, c=c"),
     (set_comprehension, "setcomp", r"set comprehensions are not supported", "{v for"),
     (starred_display, "starred", r"starred expressions \(`\*rest`\) outside a call's "
-     r"arguments are not supported", "*parts"),
+     r"arguments and an assignment's target \(`first, \*rest = items`\) are not supported",
+     "*parts"),
     (defines_class, "class", r"a class defined inside a differentiated function", "class"),
     (uses_walrus, "walrus", r"the walrus operator `:=` is not supported", "y :="),
     (imports_inside, "import", r"`import` inside a differentiated function", "import"),

@@ -32,8 +32,9 @@ from srcgrad.syntax import gast
 # node type -> why it is rejected
 UNSUPPORTED = {
     gast.Yield: "`yield` is supported only in a generator helper that the differentiated "
-                "code consumes entirely (`for ... in gen(...)` without `break`, `sum(gen(...))`, "
-                "`list(gen(...))`); a generator is not differentiated directly",
+                "code consumes entirely (`for ... in gen(...)` without `break`, `sum(gen(...))` "
+                "or `sum(gen(...), start)`, `list(gen(...))`, `sorted(gen(...), "
+                "reverse=True)`); a generator is not differentiated directly",
     gast.YieldFrom: "`yield from` is supported only in a generator helper that the "
                     "differentiated code consumes entirely; a generator is not "
                     "differentiated directly",
@@ -49,15 +50,16 @@ UNSUPPORTED = {
     gast.FunctionDef: "a `def` nested inside a block (an `if`, a loop, another `def`) is not "
                       "supported; define it at the top of the function or at module level",
     gast.Lambda: "a `lambda` here is not supported: assign it to a name at the top of the "
-                 "function (`act = lambda z: ...`) or define a function",
+                 "function (`act = lambda z: ...`), define a function, or give it straight "
+                 "to `map`, `filter` or `functools.reduce`",
     gast.SetComp: "set comprehensions are not supported",
     gast.NamedExpr: "the walrus operator `:=` is not supported",
     gast.Match: "`match` statements are not supported",
     gast.Import: "`import` inside a differentiated function is not supported; import at "
                  "module level",
     gast.Set: "set literals are not supported",
-    gast.Starred: "starred expressions (`*rest`) outside a call's arguments are not "
-                  "supported yet",
+    gast.Starred: "starred expressions (`*rest`) outside a call's arguments and an "
+                  "assignment's target (`first, *rest = items`) are not supported yet",
 }
 
 

@@ -56,7 +56,8 @@ CONSUMED: weakref.WeakSet = weakref.WeakSet()
 _CONSUMING_BUILTINS = {"sum", "list", "tuple", "sorted", "min", "max", "dict"}
 
 USE_HINT = ("srcgrad differentiates a generator helper by building the list of its items: "
-            "iterate over all of it (`for ... in gen(...)` without `break`, `sum(gen(...))`, "
+            "iterate over all of it (`for ... in gen(...)` without `break`, `sum(gen(...))` "
+            "(with or without a start), `sorted(gen(...))`, "
             "`list(gen(...))`, `yield from gen(...)`), or return a list")
 
 
