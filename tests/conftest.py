@@ -51,6 +51,9 @@ FULL_MATRICES = {
                           "shape variant, in both modes (tests/rules/test_complex_rules.py)"),
     "list_mutations_full": ("--list-mutations-full", "every pair of list mutations, in every "
                             "mode (tests/calls/test_list_mutation_sequences.py)"),
+    "large_functions_full": ("--large-functions-full", "large functions at full size: 5,000 "
+                             "statements, 98 nested blocks, 200 exits "
+                             "(tests/programs/test_large_functions.py)"),
 }
 
 

@@ -5,26 +5,22 @@ of helpers, unrolled loops, and many exits (each ``return`` or ``break`` once ne
 rest of the function one level deeper). Code whose derivative would nest deeper than
 Python compiles is a ``TransformError`` at the user's line.
 
-CI runs each family at a small size (hvp on the smallest); ``SRCGRAD_LARGE_FUNCTIONS=1``
+CI runs each family at a small size (hvp on the smallest); ``--large-functions-full``
 runs the sizes of the claim (5,000 statements, 98 nested ``if`` blocks (97 for hvp), 20
 nested loops, 50 helpers, 200 unrolled steps, 200 exits), hvp on all but the 5,000
 statements."""
 
 import linecache
-import os
 
 import numpy as np
 import pytest
 
 import srcgrad as sg
 
-FULL = os.environ.get("SRCGRAD_LARGE_FUNCTIONS") == "1"
 V = np.array([0.3, -0.2, 0.5])
 T = np.array([1.0, 0.5, -1.0])
-
-
-def _size(ci, full):
-    return full if FULL else ci
+SIZES = pytest.mark.parametrize("full", [
+    False, pytest.param(True, marks=pytest.mark.large_functions_full, id="full")])
 
 
 def _build(name, lines, prelude=()):
@@ -88,38 +84,44 @@ def _exits(n, loop):
     return lines + ["    return np.sum(np.sin(a))"]
 
 
-def test_many_statements():
-    _check(_build("many_statements", _many_statements(_size(120, 5000))), hvp=False)
+@SIZES
+def test_many_statements(full):
+    _check(_build("many_statements", _many_statements(5000 if full else 120)), hvp=False)
 
 
-def test_nested_if_blocks_up_to_what_python_compiles():
+@SIZES
+def test_nested_if_blocks_up_to_what_python_compiles(full):
     # 98 blocks are the most a function body holds; the hvp of 98 nests one deeper than
     # Python compiles (a TransformError), of 97 it compiles
-    _check(_build("nested_ifs", _nested_ifs(_size(20, 97))))
-    if FULL:
+    _check(_build("nested_ifs", _nested_ifs(97 if full else 20)))
+    if full:
         _check(_build("nested_ifs", _nested_ifs(98)), hvp=False)
 
 
-def test_nested_loops_up_to_what_python_compiles():
+@SIZES
+def test_nested_loops_up_to_what_python_compiles(full):
     # (each nesting level once doubled the work of the reverse mode's loop fixpoint)
-    _check(_build("nested_fors", _nested_fors(_size(12, 20))))
+    _check(_build("nested_fors", _nested_fors(20 if full else 12)))
 
 
-def test_a_chain_of_helpers():
-    depth = _size(20, 50)
+@SIZES
+def test_a_chain_of_helpers(full):
+    depth = (50 if full else 20)
     prelude = ["def h0(a):", "    return np.sin(a) * 1.01"]
     for i in range(1, depth):
         prelude += [f"def h{i}(a):", f"    return h{i - 1}(a) * 0.99 + 0.01 * np.cos(a)"]
     _check(_build("chain", [f"    return np.sum(h{depth - 1}(v))"], prelude))
 
 
-def test_an_unrolled_loop():
-    _check(_build("unrolled", _unrolled(_size(40, 200))), hvp=FULL)
+@SIZES
+def test_an_unrolled_loop(full):
+    _check(_build("unrolled", _unrolled(200 if full else 40)), hvp=full)
 
 
+@SIZES
 @pytest.mark.parametrize("loop", [False, True], ids=["returns", "breaks"])
-def test_many_exits(loop):
-    _check(_build("exits", _exits(_size(25, 200), loop)), hvp=FULL)
+def test_many_exits(loop, full):
+    _check(_build("exits", _exits((200 if full else 25), loop)), hvp=full)
 
 
 def test_a_derivative_deeper_than_python_compiles_is_a_transform_error():
