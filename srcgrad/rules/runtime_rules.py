@@ -55,10 +55,10 @@ COMPILED_FROM_SOURCE = frozenset("""
     rfft_adjoint rfftn_adjoint saved_item_adjoint scalar_digamma
     scipy_solve_adjoint_a scipy_solve_adjoint_b scipy_solve_tangent slogdet_adjoint
     slogdet_tangent softmax_adjoint solve_triangular_adjoint_a
-    solve_triangular_adjoint_b solve_triangular_tangent sort_adjoint sort_tangent
-    split_adjoint sqrtm_adjoint sqrtm_tangent std_adjoint svd_adjoint svd_tangent
-    tangent_pairs to_floats tolist_adjoint trapezoid_adjoint_dx trapezoid_adjoint_x
-    trapezoid_adjoint_y tuple_adjoint var_adjoint var_tangent variable_cotangent
+    solve_triangular_adjoint_b solve_triangular_tangent split_adjoint sqrtm_adjoint
+    sqrtm_tangent std_adjoint svd_adjoint svd_tangent tangent_pairs to_floats
+    tolist_adjoint trapezoid_adjoint_dx trapezoid_adjoint_x trapezoid_adjoint_y
+    tuple_adjoint var_adjoint var_tangent variable_cotangent
 """.split())
 
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
@@ -177,6 +177,12 @@ defadjoint(rt.max_adjoint, "v, a, ans_, axis, keepdims",
            v="_sg.max_adjoint_transpose(g, a, ans_, axis, keepdims)",
            tangent={"v": "_sg.max_adjoint(v_dot, a, ans_, axis, keepdims)", "a": None,
                     "ans_": None})
+# Sorting's helpers move values by a permutation of ``a``, locally constant in ``a``: each
+# is linear in its first argument, and its transpose is the other.
+defadjoint(rt.sort_adjoint, "v, a, axis", v="_sg.sort_tangent(g, a, axis)",
+           tangent={"v": "_sg.sort_adjoint(v_dot, a, axis)", "a": None})
+defadjoint(rt.sort_tangent, "v, a, axis", v="_sg.sort_adjoint(g, a, axis)",
+           tangent={"v": "_sg.sort_tangent(v_dot, a, axis)", "a": None})
 defadjoint(rt.prod_adjoint, "v, a, ans_, axis, keepdims",
            **dict.fromkeys(("v", "a", "ans_"), "_sg.missing_transpose('prod_adjoint')"),
            tangent={"v": "_sg.prod_adjoint(v_dot, a, ans_, axis, keepdims)",

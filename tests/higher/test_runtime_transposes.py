@@ -52,6 +52,10 @@ CASES = [
                            "method": "linear"}, (2, 3)),
     (rt.norm_adjoint, {"x": A23, "ans_": np.linalg.norm(A23, axis=1), "ord": None, "axis": 1,
                        "keepdims": False}, (2,)),
+    (rt.sort_adjoint, {"a": A23, "axis": 1}, (2, 3)),
+    (rt.sort_adjoint, {"a": A23, "axis": None}, (6,)),
+    (rt.sort_tangent, {"a": A23, "axis": 0}, (2, 3)),
+    (rt.sort_tangent, {"a": A23, "axis": None}, (2, 3)),
     (rt.saved_item, {"index": 1}, (3,)),
     (rt.item_adjoint, {"index": 1, "value": 0.0}, (3,)),
 ]
