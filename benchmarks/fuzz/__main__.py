@@ -1,7 +1,7 @@
 """The differential fuzzer: random programs, each checked against finite differences.
 
     python -m benchmarks.fuzz --n 500 [--seed S] [--jobs J] [--out DIR] [--time-budget SECONDS]
-                              [--constructs all|base]
+                              [--constructs all|base|families]
 
 Program ``k`` is ``generate(seed + k)``; its verdict is ``ok``, ``wrong`` (a derivative
 differs from central finite differences, with no error), ``crashed`` (an internal
@@ -44,7 +44,10 @@ def _arguments(argv):
                         help="stop generating after this many seconds")
     parser.add_argument("--constructs", choices=CONSTRUCTS, default="all",
                         help="'base': only the first generator's constructs (the programs "
-                             "seeds gave before the recorded cases' constructs were added)")
+                             "seeds gave before the recorded cases' constructs were added); "
+                             "'families': objects, containers, exceptions, generators, "
+                             "functions as values, *args, nested derivatives, starred "
+                             "targets (benchmarks/fuzz/families.py), counted by family")
     parser.add_argument("--shrink", type=int, default=10,
                         help="failures to shrink and save (one per class first)")
     parser.add_argument("--shrink-budget", type=float, default=60.0,
@@ -65,10 +68,12 @@ def failure_class(verdict):
 
 
 def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1, jobs=1,
-         constructs="all"):
+         constructs="all", by_family=None):
     """Check programs ``seed .. seed + n - 1``; return (counts, failures, refusals,
     by_mode). With ``time_budget``, programs still unchecked when it runs out are not
-    counted."""
+    counted. ``by_family``: a Counter filled with ``(family, verdict)`` for each family
+    a program draws from (``--constructs families``); a ``Timeout`` counts as ``hung``,
+    a refusal by its construct."""
     counts, refusals, by_mode = collections.Counter(), collections.Counter(), \
         collections.Counter()
     failures = []    # (seed, program, outcome)
@@ -77,6 +82,9 @@ def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1,
     for k, program, outcome in results:
         verdict = outcome.verdict
         counts[verdict.outcome] += 1
+        if by_family is not None:
+            for family in sorted(f[7:] for f in program.features if f.startswith("family:")):
+                by_family[family, family_verdict(verdict)] += 1
         if verdict.mode:
             by_mode[f"{verdict.outcome}/{verdict.mode}"] += 1
         if verdict.outcome == "refused":
@@ -99,6 +107,28 @@ def fuzz(n, seed=0, modes=oracle.MODES, time_budget=None, log=None, hvp_every=1,
     counts["programs"] = sum(counts[o] for o in ("ok", "wrong", "crashed", "refused",
                                                   "skipped", "invalid"))
     return counts, failures, refusals, by_mode
+
+
+def family_verdict(verdict):
+    """``ok``, ``wrong/MODE``, ``hung/MODE``, ``crashed/MODE: error`` or ``refused:
+    construct``."""
+    if verdict.outcome == "crashed" and "Timeout" in verdict.detail:
+        return f"hung/{verdict.mode}"
+    if verdict.outcome == "crashed":
+        return failure_class(verdict)
+    if verdict.outcome == "refused":
+        return f"refused: {verdict.construct[:100]}"
+    return verdict.outcome if verdict.outcome != "wrong" else f"wrong/{verdict.mode}"
+
+
+def report_families(by_family, out=sys.stdout):
+    families = sorted({family for family, _ in by_family})
+    for family in families:
+        total = sum(n for (f, _), n in by_family.items() if f == family)
+        print(f"  family {family}: {total} programs", file=out)
+        for (f, what), number in sorted(by_family.items(), key=lambda kv: -kv[1]):
+            if f == family:
+                print(f"    {number:6d} {what}", file=out)
 
 
 def same_failure(program, args, verdict, modes):
@@ -144,19 +174,24 @@ def main(argv=None):
     os.environ["SRCGRAD_CACHE"] = "0"   # thousands of one-off programs
     modes = tuple(m for m in options.modes.split(",") if m)
     started = time.monotonic()
+    by_family = collections.Counter()
     counts, failures, refusals, by_mode = fuzz(options.n, options.seed, modes,
                                                options.time_budget, log=sys.stdout,
                                                hvp_every=options.hvp_every,
                                                jobs=options.jobs,
-                                               constructs=options.constructs)
+                                               constructs=options.constructs,
+                                               by_family=by_family)
     elapsed = time.monotonic() - started
     report(counts, refusals, by_mode, failures, elapsed)
+    report_families(by_family)
     if options.out:
         os.makedirs(options.out, exist_ok=True)
         with open(os.path.join(options.out, "summary.json"), "w") as fh:
             json.dump({"counts": counts, "by_mode": by_mode, "refusals": refusals,
                        "failures": [[k, failure_class(o.verdict), o.verdict.detail]
                                     for k, _, o in failures],
+                       "by_family": {f"{family}: {what}": n
+                                     for (family, what), n in sorted(by_family.items())},
                        "seconds": round(elapsed), "command": " ".join(sys.argv)},
                       fh, indent=1)
     if options.out and failures:

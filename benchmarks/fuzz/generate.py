@@ -25,7 +25,7 @@ import random
 from benchmarks.fuzz.expressions import MATRIX, SCALAR, SHAPES, SHORT, VECTOR, Expressions
 from benchmarks.fuzz.recorded_constructs import RecordedConstructs
 
-CONSTRUCTS = ("all", "base")
+CONSTRUCTS = ("all", "base", "families")
 PARAMS = ("x", "v", "A", "s", "t", "w", "M", "b")
 LOCALS = ("h", "z", "acc", "buf", "k", "mid", "out", "q", "r", "g", "u", "y", "e", "p")
 INDEXES = {  # shape -> (index text, shape of the indexed part)
@@ -52,6 +52,10 @@ def _returns_pair(helper):
 def generate(seed, max_statements=14, constructs="all"):
     if constructs not in CONSTRUCTS:
         raise ValueError(f"constructs: one of {CONSTRUCTS}, not {constructs!r}")
+    if constructs == "families":   # (families builds on this module's Program)
+        from benchmarks.fuzz.families import generate_family
+
+        return generate_family(seed)
     return _Generator(random.Random(seed), max_statements, constructs == "all").program(seed)
 
 
