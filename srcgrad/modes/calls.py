@@ -12,6 +12,7 @@ import numpy as np
 from srcgrad import syntax
 from srcgrad.errors import MissingRuleError
 from srcgrad.frontend.freshness import own_signature
+from srcgrad.frontend.plain_classes import plain_init_fields
 from srcgrad.frontend.transforms import is_transform
 from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
@@ -100,11 +101,12 @@ def user_class_refusal(info):
                 "positionally where a second derivative is needed")
     if not isinstance(cls, type) or _is_library(cls):
         return None
-    return (f"constructing `{cls.__qualname__}`, a class of your own, from a value being "
-            "differentiated is not supported yet: the values its methods store in attributes "
-            "would carry no derivative. Pass the values to the functions or methods that use "
-            "them as arguments, or make the class a NamedTuple or a dataclass (whose fields "
-            "are differentiated)")
+    return (f"constructing `{cls.__qualname__}`, a class of your own whose `__init__` does "
+            "more than store its arguments (`self.w = w` for each parameter), from a value "
+            "being differentiated is not supported yet: the values it computes into "
+            "attributes would carry no derivative. Store the arguments as they come, pass "
+            "the values to the methods that use them, or make the class a NamedTuple or a "
+            "dataclass (whose fields are differentiated)")
 
 
 def is_runtime_helper(obj):
@@ -423,7 +425,7 @@ def structure_fields(cls):
     elif dataclasses.is_dataclass(cls) and not hasattr(cls, "__post_init__"):
         fields, constructor = tuple(f.name for f in dataclasses.fields(cls)), cls.__init__
     else:
-        return None
+        return plain_init_fields(cls)
     return fields if _stores_only(constructor, fields) else None
 
 
