@@ -4,6 +4,7 @@ function, another user function (compiled recursively), an array method, or unkn
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 import types
 
@@ -99,6 +100,11 @@ def user_class_refusal(info):
                 "to a callee known only when it runs (`f(x, **options)`, "
                 "`obj.method(x, scale=s)`), is not supported yet; pass those values "
                 "positionally where a second derivative is needed")
+    if cls is functools.partial:
+        return ("`functools.partial` of values being differentiated is supported given "
+                "straight to `map`, `filter` or `functools.reduce` "
+                "(`map(functools.partial(g, theta), xs)`), or made at module level; here, "
+                "call the function with the bound values written out, or use a `lambda`")
     if not isinstance(cls, type) or _is_library(cls):
         return None
     return (f"constructing `{cls.__qualname__}`, a class of your own whose `__init__` does "

@@ -82,13 +82,49 @@ class FunctionalBuiltins:
                 | set(syntax.param_names(node.args))
         return self._local_names
 
+    def _partial_parts(self, fn):
+        """``(statements, function, bound atoms, bound keywords)`` when ``fn`` is written
+        ``functools.partial(g, a, k=b)`` with ``g`` a name: its bound values evaluated
+        once, where the partial was made (into atoms), then given to each call of ``g``;
+        else None."""
+        if not (isinstance(fn, gast.Call) and fn.args and syntax.dotted_name(fn.args[0])
+                and not any(isinstance(a, gast.Starred) for a in fn.args)
+                and all(k.arg is not None for k in fn.keywords)):
+            return None
+        dotted = syntax.dotted_name(fn.func)
+        if dotted is None or dotted.split(".")[0] in self._bound_locally():
+            return None
+        try:
+            if self.parsed.resolve(dotted) is not functools.partial:
+                return None
+        except KeyError:
+            return None
+        self.parsed.assume(dotted)
+        pre, bound = self.atoms(fn.args[1:])
+        keywords = []
+        for kw in fn.keywords:
+            kw_pre, value = self.atom(kw.value)
+            pre += kw_pre
+            keywords.append(gast.keyword(arg=kw.arg, value=value))
+        return pre, fn.args[0], bound, keywords
+
     def _map_or_filter(self, kind, expr):
-        pre, (fn, *iterables) = self.atoms(expr.args)
+        partial = self._partial_parts(expr.args[0])
+        if partial is not None:
+            partial_pre, fn, bound, bound_keywords = partial
+            pre, iterables = self.atoms(expr.args[1:])
+            pre = partial_pre + pre
+        else:
+            pre, (fn, *iterables) = self.atoms(expr.args)
+            bound, bound_keywords = [], []
         items = [syntax.name(self.namer.fresh("item")) for _ in iterables]
         target = items[0] if len(items) == 1 else syntax.tuple_of(items)
         source = iterables[0] if len(iterables) == 1 else syntax.call(
             syntax.name("zip"), iterables)
-        called = syntax.call(fn, [syntax.clone(i) for i in items])
+        called = syntax.call(fn, [syntax.clone(a) for a in bound]
+                             + [syntax.clone(i) for i in items])
+        called.keywords = [gast.keyword(arg=k.arg, value=syntax.clone(k.value))
+                           for k in bound_keywords]
         if kind == "map":
             elt, ifs = called, []
         else:
@@ -101,7 +137,14 @@ class FunctionalBuiltins:
         return pre + comp_pre, atom
 
     def _reduce(self, expr):
-        pre, args = self.atoms(expr.args)
+        partial = self._partial_parts(expr.args[0])
+        if partial is not None:   # (its bound keywords: given to every call)
+            partial_pre, fn, bound, bound_keywords = partial
+            pre, args = self.atoms(expr.args[1:])
+            pre, args = partial_pre + pre, [fn] + args
+        else:
+            pre, args = self.atoms(expr.args)
+            bound, bound_keywords = [], []
         fn, iterable = args[0], args[1]
         acc = self.namer.fresh("reduced")
         item = self.namer.fresh("item")
@@ -114,7 +157,11 @@ class FunctionalBuiltins:
             stmts += syntax.quote("ACC = XS[0]\nREST = XS[1:]", ACC=acc, XS=iterable,
                                   REST=rest)
             loop_iter = syntax.name(rest)
-        body = [syntax.assign(acc, syntax.call(fn, [syntax.name(acc), syntax.name(item)]))]
+        step = syntax.call(fn, [syntax.clone(a) for a in bound]
+                           + [syntax.name(acc), syntax.name(item)])
+        step.keywords = [gast.keyword(arg=k.arg, value=syntax.clone(k.value))
+                         for k in bound_keywords]
+        body = [syntax.assign(acc, step)]
         stmts.append(gast.For(target=syntax.name(item, True), iter=loop_iter, body=body,
                               orelse=[], type_comment=None))
         syntax.set_line(stmts, getattr(expr, "lineno", None))

@@ -72,6 +72,33 @@ def reduce_inline_lambda_in_a_loop(v):
     return total
 
 
+def scaled_tanh(theta, z, scale=1.0):
+    return np.tanh(theta * z) * scale
+
+
+def combined(w, a, b):
+    return a * w + np.sin(b)
+
+
+def map_partial_over_a_differentiated_value(v):
+    data = [v[1], v[2], 0.3]
+    return sum(map(functools.partial(scaled_tanh, v[0]), data))
+
+
+def map_partial_with_a_keyword(v):
+    return sum(map(functools.partial(scaled_tanh, v[0] * 2.0, scale=v[1]), [v[2], 0.5]))
+
+
+def reduce_partial(v):
+    return functools.reduce(functools.partial(combined, v[0]), [v[1], v[2], 0.2])
+
+
+def partial_binds_early(v):
+    theta = v[0]
+    step = functools.partial(scaled_tanh, theta)
+    return sum(map(step, [v[1], v[2]]))
+
+
 def first_and_rest(v):
     x, y = v[0], v[1]
     first, *rest = [x, y, x * y]
@@ -92,7 +119,9 @@ def starred_from_a_list_value(v):
 @pytest.mark.parametrize("f", [
     map_named_lambda, map_inline_lambda_two_lists, list_of_map_over_an_array,
     filter_named_lambda, filter_inline_lambda, reduce_named_lambda, reduce_def_with_a_start,
-    reduce_inline_lambda_in_a_loop, first_and_rest, middle_starred, starred_from_a_list_value])
+    reduce_inline_lambda_in_a_loop, map_partial_over_a_differentiated_value,
+    map_partial_with_a_keyword, reduce_partial, first_and_rest, middle_starred,
+    starred_from_a_list_value])
 def test_in_every_mode(f):
     check_all_modes(f)
 
@@ -110,6 +139,8 @@ def maps_a_lambda_per_item(v):
 @pytest.mark.parametrize("f, construct, line_text", [
     (stores_a_local_function, "the local function `act` is used as a value", "fns = [act]"),
     (maps_a_lambda_per_item, "a `lambda` made for each item", "lambda z: z * c"),
+    (partial_binds_early, "`functools.partial` of values being differentiated is supported "
+                          "given straight to", "step = functools.partial(scaled_tanh, theta)"),
 ])
 def test_other_uses_are_refused_at_the_line(f, construct, line_text):
     with pytest.raises(sg.TransformError, match=construct) as info:
