@@ -99,7 +99,14 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
             # The context managers are evaluated as written (they carry no derivative).
             return [gast.With(items=stmt.items, body=self.block(stmt.body), type_comment=None)]
         if isinstance(stmt, gast.Try):
-            return [gast.Try(body=self.block(stmt.body), handlers=stmt.handlers, orelse=[],
+            if self.inliner is not None and stmt.handlers:
+                self.inliner.try_bodies += 1
+            try:
+                body = self.block(stmt.body)
+            finally:
+                if self.inliner is not None and stmt.handlers:
+                    self.inliner.try_bodies -= 1
+            return [gast.Try(body=body, handlers=stmt.handlers, orelse=[],
                              finalbody=self.block(stmt.finalbody))]
         if isinstance(stmt, (gast.Break, gast.Continue, gast.Raise)):
             return [stmt]

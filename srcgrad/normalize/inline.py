@@ -53,6 +53,7 @@ class Inliner:
         self.caller_locals = set(syntax.param_names(parsed.node.args)) | set(
             syntax.names_in(parsed.node, gast.Store))
         self.active = [parsed.fn]
+        self.try_bodies = 0   # ``try`` bodies with handlers around the call being flattened
 
     def candidate(self, name):
         """A fresh copy of the ``def`` behind the global ``name``, if it is inlined here."""
@@ -65,7 +66,9 @@ class Inliner:
         if not self._eligible(fn):
             return None
         node = _definition(fn)
-        if node is None:
+        if node is None or (self.try_bodies and _has_blocks(node)):
+            # (in a ``try`` body a helper's loops and handlers stay in its own unit: the
+            # reverse mode differentiates a call there, not a loop or a ``try``)
             return None
         free = set(syntax.loaded_names(node)) - set(syntax.names_in(node, gast.Store)) \
             - set(syntax.param_names(node.args))
@@ -91,6 +94,11 @@ class Inliner:
 
     def leaving(self):
         self.active.pop()
+
+
+def _has_blocks(node):
+    return any(isinstance(n, (gast.For, gast.While, gast.Try, gast.With))
+               for n in gast.walk(node))
 
 
 # code object (weakly: it dies with its functions) -> checked gast FunctionDef, or None
