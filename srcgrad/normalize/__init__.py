@@ -40,6 +40,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.aliased_writes import follow_aliased_writes
     from srcgrad.normalize.branch_tests import freeze_branch_tests
     from srcgrad.normalize.exceptions import lower_handlers
+    from srcgrad.normalize.factories import inline_factories
     from srcgrad.normalize.frozen_distributions import call_frozen_methods
     from srcgrad.normalize.index_objects import rewrite_index_objects
     from srcgrad.normalize.inline import Inliner
@@ -59,6 +60,8 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     call_partials(parsed)
     rewrite_index_objects(parsed)
     convert_sequence_operands(parsed)
+    if inline:
+        inline_factories(parsed, namer)
     local_functions = collect_local_functions(parsed, namer)
     node.body = lower_handlers(node.body, namer)
     node.body = desugar.desugar(node.body, namer)

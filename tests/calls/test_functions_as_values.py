@@ -1,5 +1,6 @@
-"""Local functions and lambdas given to ``map``, ``filter`` and ``functools.reduce``, and
-starred assignment targets: reverse, forward and hvp against central finite
+"""Local functions and lambdas given to ``map``, ``filter`` and ``functools.reduce``,
+``functools.partial`` given there, closures returned by factories (``g = make(c)``,
+``step(a)(x)``), and starred assignment targets: reverse, forward and hvp against central finite
 differences, each derivative called twice; what stays unsupported is refused at the
 user's line."""
 
@@ -99,6 +100,50 @@ def partial_binds_early(v):
     return sum(map(step, [v[1], v[2]]))
 
 
+def make(c):
+    def inner(z):
+        return np.sin(c * z)
+    return inner
+
+
+def step(a):
+    return lambda x: x - 0.05 * (x ** 2 - a)
+
+
+def factory_def(v):
+    g = make(v[0])
+    return np.sum(g(v))
+
+
+def fixed_point_of_factory_steps(v):
+    a = v[0] ** 2 + 1.0
+    x = 1.0
+    for _ in range(40):
+        x = step(a)(x)
+    return x * v[1]
+
+
+def two_closures_of_one_factory(v):
+    g1 = make(v[0])
+    g2 = make(v[1] * 2.0)
+    return np.sum(g1(v) * g2(v[2]))
+
+
+def closure_keeps_its_argument(v):
+    c = v[0]
+    g = make(c)
+    c = v[1]   # g still reads the first c
+    return np.sum(g(v)) * c
+
+
+def closure_made_in_a_loop(v):
+    total = 0.0
+    for k in range(3):
+        g = make(v[k])
+        total = total + np.sum(g(v)) * (k + 1)
+    return total
+
+
 def first_and_rest(v):
     x, y = v[0], v[1]
     first, *rest = [x, y, x * y]
@@ -120,7 +165,9 @@ def starred_from_a_list_value(v):
     map_named_lambda, map_inline_lambda_two_lists, list_of_map_over_an_array,
     filter_named_lambda, filter_inline_lambda, reduce_named_lambda, reduce_def_with_a_start,
     reduce_inline_lambda_in_a_loop, map_partial_over_a_differentiated_value,
-    map_partial_with_a_keyword, reduce_partial, first_and_rest, middle_starred,
+    map_partial_with_a_keyword, reduce_partial, factory_def, fixed_point_of_factory_steps,
+    two_closures_of_one_factory, closure_keeps_its_argument, closure_made_in_a_loop,
+    first_and_rest, middle_starred,
     starred_from_a_list_value])
 def test_in_every_mode(f):
     check_all_modes(f)
