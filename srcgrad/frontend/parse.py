@@ -217,6 +217,25 @@ def _explicit_super(node):
                                   type_comment=None),
                         gast.Name(id=params[0].id, ctx=gast.Load(), annotation=None,
                                   type_comment=None)]
+    _call_super_methods(node, params[0].id)
+
+
+def _call_super_methods(node, self_name):
+    """``super(__class__, self).m(args)`` -> ``_sg.super_function(__class__, self, 'm')(
+    self, args)``: the method found now, called with ``self`` as an argument (a super
+    object has no derivative of its own; ``self`` then carries it into the call)."""
+    for call in syntax.walk(node):
+        func = getattr(call, "func", None)
+        inner = getattr(func, "value", None)
+        if not (isinstance(call, gast.Call) and isinstance(func, gast.Attribute)
+                and isinstance(inner, gast.Call) and isinstance(inner.func, gast.Name)
+                and inner.func.id == "super" and len(inner.args) == 2
+                and isinstance(inner.args[1], gast.Name) and inner.args[1].id == self_name):
+            continue
+        pick = syntax.quote_expr("_sg.super_function(c, s, n)", c=inner.args[0],
+                                 s=syntax.name(self_name), n=syntax.const(func.attr))
+        call.func = pick
+        call.args = [syntax.name(self_name)] + call.args
 
 
 def _indent_of(text):

@@ -15,12 +15,15 @@ runtime: the runtime never imports it; the compiler registers its entry points h
 
 from __future__ import annotations
 
+import types
+
 import srcgrad
 
 __all__ = ["Redirected", "call_method", "dynamic_backward", "dynamic_backward_keywords",
            "dynamic_forward", "dynamic_forward_eager", "dynamic_forward_eager_keywords",
            "dynamic_forward_keywords", "dynamic_jvp", "dynamic_jvp_keywords",
-           "keyword_part", "keyword_tangents", "regenerated", "register_compiler", "sorted_order"]
+           "keyword_part", "keyword_tangents", "regenerated", "register_compiler", "sorted_order",
+           "super_function"]
 
 _compiler_entry_points = None
 
@@ -184,6 +187,23 @@ def call_method(obj, name, /, *args, **kwargs):
     """``obj.name(*args)`` for a method whose output is locally constant in ``obj``'s
     values (``count``, ``argmax``): the rule table lists it as non-differentiable."""
     return getattr(obj, name)(*args, **kwargs)
+
+
+def super_function(cls, obj, name, /):
+    """The function ``super(cls, obj).name`` binds: the first ``name`` in the classes
+    after ``cls`` in ``type(obj)``'s method resolution order. Locally constant in ``obj``'s
+    values (a function, chosen by types): generated code then calls it with ``obj`` as
+    its first argument, so ``obj``'s derivative flows through the call. Anything but a
+    plain function there (a property, a classmethod...) is a ``TypeError``."""
+    mro = type(obj).__mro__
+    for klass in mro[mro.index(cls) + 1:]:
+        found = klass.__dict__.get(name)
+        if found is not None:
+            if not isinstance(found, types.FunctionType):
+                raise TypeError(f"srcgrad differentiates super().{name}(...) only for a "
+                                f"method defined with def, not a {type(found).__name__}")
+            return found
+    raise AttributeError(f"'super' object has no attribute {name!r}")
 
 
 # These run user code (a callee found at run time, the unit regenerated for what names
