@@ -37,7 +37,8 @@ _SLOTS = ("subscripts", "o1", "o2", "o3", "o4", "o5", "o6", "o7")
 _EINSUM = ", ".join(_SLOTS[:1] + tuple(f"{s}=None" for s in _SLOTS[1:])) + \
     ", out=None, dtype=None, order='K', casting='safe', optimize=False"
 _OPERANDS = "[" + ", ".join(_SLOTS) + "]"
+_ARGUMENTS = ", ".join(_SLOTS)
 defadjoint(np.einsum, _EINSUM,
-           **{s: f"_sg.einsum_adjoint(g, {i}, {_OPERANDS})" for i, s in enumerate(_SLOTS)},
+           **{s: f"_sg.einsum_cotangent(g, {i}, (), {_ARGUMENTS})" for i, s in enumerate(_SLOTS)},
            tangent={s: "_sg.einsum_call(" + _OPERANDS.replace(s, s + "_dot") + ")"
                     for s in _SLOTS})

@@ -40,7 +40,7 @@ COMPILED_FROM_SOURCE = frozenset("""
     dirichlet_tangent_alpha dirichlet_tangent_x divide dynamic_backward
     dynamic_backward_keywords dynamic_forward dynamic_forward_eager dynamic_jvp
     dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint eigh_tangent
-    eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent einsum_adjoint
+    eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent
     einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint field_cotangent
     field_tangent float64 float64_cotangent floats_apply hsplit_adjoint imag_adjoint
     interp_adjoint_fp interp_adjoint_x interp_adjoint_xp interp_tangent_fp
@@ -177,6 +177,25 @@ defadjoint(rt.max_adjoint, "v, a, ans_, axis, keepdims",
            v="_sg.max_adjoint_transpose(g, a, ans_, axis, keepdims)",
            tangent={"v": "_sg.max_adjoint(v_dot, a, ans_, axis, keepdims)", "a": None,
                     "ans_": None})
+# An einsum operand's cotangent: linear in ``v`` and in every other slot (its own slot's
+# value is never read: ``einsum_cotangent`` gives zeros along it).
+_EINSUM_SLOTS = ("subscripts", "o1", "o2", "o3", "o4", "o5", "o6", "o7")
+
+
+def _einsum_slots(replaced=None):
+    return ", ".join(s + "_dot" if s == replaced else s for s in _EINSUM_SLOTS)
+
+
+defadjoint(rt.einsum_cotangent,
+           "v, position, tangent_slots, subscripts, " + ", ".join(
+               f"{s}=None" for s in _EINSUM_SLOTS[1:]),
+           **dict.fromkeys(("v",) + _EINSUM_SLOTS,
+                           "_sg.missing_transpose('einsum_cotangent')"),
+           tangent={"v": f"_sg.einsum_cotangent(v_dot, position, tangent_slots, "
+                         f"{_einsum_slots()})",
+                    **{s: f"_sg.einsum_cotangent(v, position, tangent_slots + ({i},), "
+                          f"{_einsum_slots(s)})" for i, s in enumerate(_EINSUM_SLOTS)}})
+
 # Sorting's helpers move values by a permutation of ``a``, locally constant in ``a``: each
 # is linear in its first argument, and its transpose is the other.
 defadjoint(rt.sort_adjoint, "v, a, axis", v="_sg.sort_tangent(g, a, axis)",

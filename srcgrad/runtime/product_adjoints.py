@@ -83,6 +83,20 @@ def einsum_call(args):
     return np.einsum(*[a for a in args if a is not None])
 
 
+def einsum_cotangent(g, position, tangent_slots, subscripts, o1=None, o2=None, o3=None,
+                     o4=None, o5=None, o6=None, o7=None):
+    """``einsum_adjoint(g, position, [subscripts, o1, ...])`` with the slots as arguments
+    (so that rows can differentiate it slot by slot). The cotangent of an operand is
+    linear in ``g`` and in every other operand, and does not depend on the operand's own
+    value: ``tangent_slots`` are the slots holding a tangent in place of their operand
+    (its derivative along one of them), and when the operand's own slot is among them
+    the derivative is zero."""
+    args = [subscripts, o1, o2, o3, o4, o5, o6, o7]
+    if position in tangent_slots:
+        return np.zeros(np.shape(args[position]), dtype=np.result_type(g, args[position], 0.0))
+    return einsum_adjoint(g, position, args)
+
+
 def einsum_adjoint(g, position, args):
     """Cotangent of the operand at ``position`` in ``np.einsum(*args)`` (either calling
     convention; ellipses, broadcasting, repeated and summed-out indices)."""
