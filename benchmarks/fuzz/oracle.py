@@ -5,6 +5,7 @@ once), ``<grad f, u>`` and the jvp with ``(f(x + eps u) - f(x - eps u)) / 2 eps`
 
 - ``reverse``: ``sg.grad(f, wrt=all)``;
 - ``forward``: ``sg.jvp(f, wrt=all)`` (its value too);
+  (each called a second time with the same arguments, which must give the same numbers)
 - ``hvp``: ``sg.hvp(f, wrt=all)`` against central differences of the gradient;
 - ``eager``: ``sg.implicit_value_and_gradients`` over a function reading Variables, or
   a ``GradientTape`` around ``sg.differentiable(f)`` called on Variables; only where
@@ -144,8 +145,11 @@ def check(f, args, rng, modes=MODES, entry=None, points=4):
 
 def _reverse(oracle, direction, expected, rng, entry):
     n = len(oracle.args)
-    value, grads = sg.value_and_grad(oracle.f, wrt=tuple(range(n)))(
-        *[_copy(a) for a in oracle.args])
+    derivative = sg.value_and_grad(oracle.f, wrt=tuple(range(n)))
+    value, grads = derivative(*[_copy(a) for a in oracle.args])
+    again = _called_again(derivative, oracle.args, (value, grads))
+    if again is not None:
+        return again
     if not close(float(value), oracle.value(), 1e-9, 1e-12):
         return Verdict("wrong", detail=f"value {float(value):.10g}, f = {oracle.value():.10g}")
     for g, a in zip(grads, oracle.args):
@@ -160,14 +164,37 @@ def _reverse(oracle, direction, expected, rng, entry):
 
 def _forward(oracle, direction, expected, rng, entry):
     n = len(oracle.args)
-    value, got = sg.jvp(oracle.f, wrt=tuple(range(n)))(
-        *[_copy(a) for a in oracle.args], tuple(_copy(d) for d in direction))
+    derivative = sg.jvp(oracle.f, wrt=tuple(range(n)))
+    value, got = derivative(*[_copy(a) for a in oracle.args],
+                            tuple(_copy(d) for d in direction))
+    again = _called_again(derivative, oracle.args + [tuple(direction)], (value, got))
+    if again is not None:
+        return again
     if not close(float(value), oracle.value(), 1e-9, 1e-12):
         return Verdict("wrong", detail=f"value {float(value):.10g}, f = {oracle.value():.10g}")
     if not close(float(got), expected):
         return Verdict("wrong", detail=f"jvp = {float(got):.10g}, finite differences "
                                        f"{expected:.10g}")
     return None
+
+
+def _called_again(derivative, args, first):
+    """A derivative called a second time with the same arguments gives the same numbers
+    (a unit's cached state, a stack left over, must not change them); else a ``wrong``
+    verdict."""
+    second = derivative(*[_copy(a) for a in args])
+    flat_first, flat_second = _flat(first), _flat(second)
+    if len(flat_first) != len(flat_second) or not all(
+            np.allclose(a, b, rtol=1e-12, atol=0.0, equal_nan=True)
+            for a, b in zip(flat_first, flat_second)):
+        return Verdict("wrong", detail="a second call gave other numbers than the first")
+    return None
+
+
+def _flat(value):
+    if isinstance(value, (tuple, list)):
+        return [x for item in value for x in _flat(item)]
+    return [np.asarray(value, dtype=complex)]
 
 
 def _hvp(oracle, direction, expected, rng, entry):
