@@ -222,8 +222,8 @@ def _explicit_super(node):
 
 def _call_super_methods(node, self_name):
     """``super(__class__, self).m(args)`` -> ``_sg.super_function(__class__, self, 'm')(
-    self, args)``: the method found now, called with ``self`` as an argument (a super
-    object has no derivative of its own; ``self`` then carries it into the call)."""
+    args)``: the method found when it runs, bound to ``self`` (whose derivative it
+    carries, as ``self.m`` would; a super object has none of its own)."""
     for call in syntax.walk(node):
         func = getattr(call, "func", None)
         inner = getattr(func, "value", None)
@@ -235,7 +235,6 @@ def _call_super_methods(node, self_name):
         pick = syntax.quote_expr("_sg.super_function(c, s, n)", c=inner.args[0],
                                  s=syntax.name(self_name), n=syntax.const(func.attr))
         call.func = pick
-        call.args = [syntax.name(self_name)] + call.args
 
 
 def _indent_of(text):

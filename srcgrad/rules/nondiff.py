@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from srcgrad.rules.registry import defnondiff
-from srcgrad.runtime import call_method, sorted_order, stop_gradient, super_function
+from srcgrad.runtime import call_method, sorted_order, stop_gradient
 
 defnondiff(
     stop_gradient,
@@ -41,4 +41,4 @@ defnondiff(
 )
 
 # ``obj.count(v)``, ``x.argmax()`` reached through a value (see ``srcgrad.compiler.dispatch``).
-defnondiff(call_method, sorted_order, super_function)   # (super_function: picks a function)
+defnondiff(call_method, sorted_order)

@@ -196,6 +196,10 @@ defadjoint(rt.einsum_cotangent,
                     **{s: f"_sg.einsum_cotangent(v, position, tangent_slots + ({i},), "
                           f"{_einsum_slots(s)})" for i, s in enumerate(_EINSUM_SLOTS)}})
 
+# ``super(cls, obj).name``: a method bound to ``obj``, carrying ``obj``'s derivative as
+# ``obj.name`` does (a bound method's tangent and cotangent are its object's).
+defadjoint(rt.super_function, "cls, v, name", v="g", tangent={"v": "v_dot"})
+
 # Sorting's helpers move values by a permutation of ``a``, locally constant in ``a``: each
 # is linear in its first argument, and its transpose is the other.
 defadjoint(rt.sort_adjoint, "v, a, axis", v="_sg.sort_tangent(g, a, axis)",

@@ -190,11 +190,11 @@ def call_method(obj, name, /, *args, **kwargs):
 
 
 def super_function(cls, obj, name, /):
-    """The function ``super(cls, obj).name`` binds: the first ``name`` in the classes
-    after ``cls`` in ``type(obj)``'s method resolution order. Locally constant in ``obj``'s
-    values (a function, chosen by types): generated code then calls it with ``obj`` as
-    its first argument, so ``obj``'s derivative flows through the call. Anything but a
-    plain function there (a property, a classmethod...) is a ``TypeError``."""
+    """``super(cls, obj).name`` for a method defined with ``def``: the first ``name`` in
+    the classes after ``cls`` in ``type(obj)``'s method resolution order, bound to
+    ``obj`` (a bound method, as ``obj.name`` is: calls of it carry ``obj``'s derivative
+    as its owner's). Anything else there (a property, a classmethod...) is a
+    ``TypeError``."""
     mro = type(obj).__mro__
     for klass in mro[mro.index(cls) + 1:]:
         found = klass.__dict__.get(name)
@@ -202,7 +202,7 @@ def super_function(cls, obj, name, /):
             if not isinstance(found, types.FunctionType):
                 raise TypeError(f"srcgrad differentiates super().{name}(...) only for a "
                                 f"method defined with def, not a {type(found).__name__}")
-            return found
+            return types.MethodType(found, obj)
     raise AttributeError(f"'super' object has no attribute {name!r}")
 
 
