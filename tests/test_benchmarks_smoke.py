@@ -46,3 +46,20 @@ def test_workload_gradient_matches_finite_differences(name):
             numeric, analytic = directional_check(along, [leaf, *others], 0, leaf_grad,
                                                   eps=1e-6)
             assert np.isclose(analytic, numeric, rtol=1e-5, atol=1e-7), (index, path)
+
+
+def test_adbench_lstm_port_gradient_matches_finite_differences():
+    from benchmarks.gradbench import lstm
+
+    args = lstm.inputs(5, layers=2, alphabet=3)
+    grads = sg.grad(lstm.objective, wrt=lstm.WRT)(*args)
+    for index, grad in zip(lstm.WRT, grads):
+        others = [a for i, a in enumerate(args) if i != index]
+
+        def along(x, *rest, index=index):
+            changed = list(rest)
+            changed.insert(index, x)
+            return lstm.objective(*changed)
+
+        numeric, analytic = directional_check(along, [args[index], *others], 0, grad)
+        assert np.isclose(analytic, numeric, rtol=1e-5, atol=1e-7), index

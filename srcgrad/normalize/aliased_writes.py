@@ -40,6 +40,7 @@ from srcgrad import syntax
 from srcgrad.analysis.aliases import analyze_aliases, writes_through_names
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names, live_names
+from srcgrad.analysis.fresh import reachers
 from srcgrad.codegen import loader
 from srcgrad.normalize import map_blocks
 from srcgrad.syntax import gast
@@ -68,6 +69,17 @@ def follow_aliased_writes(body, params, parsed, namer):
                                               gast.Store))
     before, after, private, unbound = {}, {}, set(), set()
     outside = {}   # affected names -> those of them the function does not bind
+    reaching = []   # analysis.fresh's reachers, found on the first guard
+
+    def may_reach(stmt, written, other):
+        """May ``other`` refer to what ``written`` is bound to at ``stmt``? Not when
+        ``written`` is a new object no path has given ``other`` since (``s2 =
+        s.copy(); s2[i] = h`` in a loop that appends each ``s2`` to a list: no guard
+        walking the list before every write)."""
+        if not reaching:
+            reaching.append(reachers(body, params, {w[1] for w in facts.writes}, facts))
+        found = reaching[0].get(id(stmt), {}).get(written)
+        return found is None or other in found
     for stmt, name, kind in facts.writes:
         affected = facts.affected_by(name)
         if kind != "inplace":   # the generated code rebinds for `x += v`, never writes
@@ -92,7 +104,7 @@ def follow_aliased_writes(body, params, parsed, namer):
             elif _follows_view(stmt, name, other, kind, facts, namer, before, after):
                 # written back into: the caller's array is not
                 private.update(p for p in params if p in facts.affected_by(other))
-            else:
+            elif may_reach(stmt, name, other):
                 before.setdefault(id(stmt), []).append(_guard(name, other, kind, stmt))
                 if not defined.has(node, other):
                     unbound.add(other)   # bound on some paths only: None until then

@@ -83,8 +83,11 @@ def check_unshared(written, other, name="", other_name="", line=None, inplace=Fa
 
 
 def shares(written, other, depth=0):
-    """May a write through ``written`` change what ``other`` holds?"""
-    if other is written and isinstance(written, (np.ndarray, list, dict)):
+    """May a write through ``written`` change what ``other`` holds? Never when
+    ``written`` is not an array, list or dict (a number): no walk through ``other``."""
+    if not isinstance(written, (np.ndarray, list, dict)):
+        return False
+    if other is written:
         return True
     if isinstance(written, np.ndarray) and isinstance(other, np.ndarray):
         return bool(np.may_share_memory(written, other))
