@@ -1,8 +1,9 @@
 """Dense Jacobians of pytree functions (``jacobian``, ``jacfwd``, ``jacrev``) and
 autograd's ``elementwise_grad``.
 
-A Jacobian is built from forward-mode columns (one ``jvp`` per input element) or
-reverse-mode rows (one backward sweep per output element). Inputs and outputs may be
+A Jacobian is built from forward-mode columns (all of them in one sweep of the batched
+forward mode, ``api.batched_columns``, where it applies; else one ``jvp`` per input
+element) or reverse-mode rows (one backward sweep per output element). Inputs and outputs may be
 pytrees (``srcgrad.api.pytree``): the result nests the output's structure around the
 input's, each leaf an array shaped output leaf + input leaf (JAX's layout)::
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from srcgrad.api import dense_callees, pytree
 from srcgrad.api import functional as api
+from srcgrad.api.batched_columns import batched_columns, fill_blocks
 from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
@@ -96,19 +98,27 @@ def _jacobian(f, wrt, mode):
     def jacobian_fn(*args):
         inputs = [_float_tree(args[params.index(n)], n) for n in names]
         in_leaves = [leaf for tree in inputs for leaf in pytree.leaves(tree)]
-        columns = None
+        columns = batched = None
         if mode == "forward":
-            value, columns = _columns(forward, args, inputs)
+            batched = batched_columns(f, names, args, inputs)
+            if batched is None:
+                value, columns = _columns(forward, args, inputs)
         else:
             value, pullback = backward(*args)
             out_size = sum(np.size(leaf) for leaf in pytree.leaves(value))
             if mode is None and out_size >= sum(leaf.size for leaf in in_leaves):
-                value, columns = _columns(forward, args, inputs)
+                batched = batched_columns(f, names, args, inputs)
+                if batched is None:
+                    value, columns = _columns(forward, args, inputs)
+        if batched is not None:
+            value = batched[0]
         out_leaves, out_def = pytree.flatten(value)
         _check_float_outputs(out_leaves)
         blocks = [[np.zeros(np.shape(o) + x.shape, dtype=_block_dtype(o, x)) for x in in_leaves]
                   for o in out_leaves]
-        if columns is not None:
+        if batched is not None:
+            fill_blocks(blocks, batched[1], in_leaves)
+        elif columns is not None:
             _fill_from_columns(blocks, columns, in_leaves)
         else:
             _fill_from_rows(blocks, pullback, out_leaves, out_def, single)

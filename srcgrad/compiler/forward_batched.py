@@ -1,0 +1,155 @@
+"""The batched forward-mode pipeline (``modes.forward_batched``): like
+``compiler.forward``'s; each user function called gets its own batched unit, linked in.
+Units are cached per (function, wrt) in memory, their guards (and their callees'
+code and guards) checked by the cache on each lookup, which every Jacobian call makes::
+
+    def f_jvp_batched(x, w, x_dot):
+        _batch = _sg.batch_size(x_dot)
+        # Forward mode, a block of directions: each tangent's last axis
+        ...
+        return (y, y_dot)
+
+``batched_forward_unit(fn, wrt)`` is None where the function cannot be batched (the
+caller then runs one ``jvp`` per column).
+"""
+
+from __future__ import annotations
+
+from srcgrad import syntax
+from srcgrad.codegen import defaults, emit, loader
+from srcgrad.codegen.naming import Namer
+from srcgrad.compiler import guards, unit_cache
+from srcgrad.compiler import reverse as compiler
+from srcgrad.compiler.forward import ForwardUnit
+from srcgrad.frontend.depth import room_for_deep_expressions
+from srcgrad.frontend.fence import check_function
+from srcgrad.frontend.generators import refuse_generator
+from srcgrad.frontend.parse import parse_function
+from srcgrad.modes.forward_batched import BATCH, BatchedForwardMode, NotBatchable, check_batched
+from srcgrad.normalize import normalize_function
+from srcgrad.optimize.dce import eliminate_dead_code
+from srcgrad.syntax import gast
+
+_KIND = "forward_batched"
+_REFUSED = object()   # cached: the function cannot be batched
+
+
+def batched_forward_unit(fn, wrt):
+    """The compiled batched forward unit of ``fn`` w.r.t. ``wrt``, or None."""
+    wrt = (wrt,) if isinstance(wrt, str) else tuple(wrt)
+    with compiler._LOCK:
+        return _unit(fn, wrt, [])
+
+
+def _unit(fn, wrt, compiling):
+    found = unit_cache.find(fn, _KIND, wrt)
+    if found is not None and all(_current(*callee) for callee in found.callees):
+        return found.unit
+    if found is not None:
+        unit_cache.discard(fn, _KIND, wrt, found)
+    holder = _Holder()
+    try:
+        refuse_generator(fn)
+        with room_for_deep_expressions(fn):
+            holder.unit = _compile(fn, wrt, holder.callees, compiling + [fn])
+        holder.guards = holder.unit.guards
+    except Exception:   # NotBatchable, or what the one-column jvp reports itself
+        holder.unit, holder.guards, holder.callees = None, None, []
+    unit_cache.add(fn, _KIND, wrt, holder)
+    return holder.unit
+
+
+def _current(callee, code, callee_guards):
+    """Does a callee's unit still match it (its code, the names it resolved)?"""
+    return guards.code_of(callee) is code and (
+        not callee_guards or guards.hold(callee, callee_guards))
+
+
+class _Holder:
+    """What the unit cache keeps: the unit, or None (with no guards: never stale), and
+    the callees it links (each ``(function, code, guards)``, checked on every lookup)."""
+
+    def __init__(self):
+        self.unit, self.guards, self.callees = None, None, []
+
+
+def _compile(fn, wrt, callees, compiling):
+    if getattr(fn, "srcgrad_forward_unit", None) is not None:
+        raise NotBatchable("a function with its own forward rule")
+    unit = ForwardUnit(fn, wrt)
+    parsed = parse_function(fn)
+    parsed.require_parameters(wrt)
+    parsed = check_function(parsed)
+    parsed.default_values = defaults.name_defaults(parsed.fn, parsed.node)
+    base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
+    namer = Namer(syntax.names_in(parsed.node) + [parsed.node.name, BATCH])
+    name = namer.fresh(f"{base}_jvp_batched")
+    unit.tangent_names = {p: namer.tangent(p) for p in wrt}
+    normalize_function(parsed, namer)
+
+    links = {}
+
+    def callee_jvp(callee, callee_wrt):
+        key = (callee, callee_wrt)
+        if key not in links:
+            if callee in compiling:
+                raise NotBatchable("a recursive call")
+            callee_unit = _unit(callee, callee_wrt, compiling)
+            if callee_unit is None:
+                raise NotBatchable(f"a call of {callee.__qualname__}")
+            callees.append((callee, guards.code_of(callee), callee_unit.guards))
+            alias = namer.fresh(f"{getattr(callee, '__name__', 'callee')}_jvp_batched")
+            links[key] = (alias, callee_unit)
+        alias, callee_unit = links[key]
+        return alias, callee_unit.tangent_names
+
+    mode = BatchedForwardMode(parsed, parsed.node, wrt, namer, callee_jvp)
+    result = mode.run()
+    if mode.escapes:
+        raise NotBatchable("a value let out of the function")
+    function = _assemble(parsed, result, name, unit.tangent_names)
+    check_batched(function, mode.tangent_names | set(unit.tangent_names.values()))
+    # (no guards in the function: the unit cache checks them at each
+    # ``batched_forward_unit``, which every Jacobian call asks)
+    unit.guards = guards.guarded(parsed)
+    where = emit.source_location(parsed.filename, parsed.node.lineno)
+    header = [f"Generated by srcgrad from {fn.__qualname__} ({where}): forward mode over "
+              f"a block of directions, wrt {', '.join(wrt) or '()'}."]
+    unit.module = emit.render_module(header, [("jvp", function)])
+    unit.namespace = loader.LiveGlobals(parsed.fn)
+    unit.namespace.update({n: obj for n, _, obj in unit.guards})
+    unit.namespace.update(parsed.injected)
+    unit.namespace.update(parsed.default_values or {})
+    unit.namespace.update({alias: linked.jvp for alias, linked in links.values()})
+    unit.filename = loader.load(unit.module.source, fn.__qualname__ + " jvp_batched",
+                                unit.namespace)
+    unit.functions = {"jvp": unit.namespace[unit.module.functions["jvp"]]}
+    unit.jvp.source = unit.source
+    return unit
+
+
+def _assemble(parsed, result, name, tangent_names):
+    signature = parsed.node.args
+    if signature.defaults or signature.vararg or signature.kwonlyargs or signature.kwarg \
+            or signature.posonlyargs:
+        raise NotBatchable("a signature with defaults, *args or keywords")
+    params = [a.id for a in signature.args]
+    value = result.result
+    value_dot = syntax.quote_expr("_sg.in_dtype_of(t, y)", t=syntax.name(result.result_dot),
+                                  y=value) if result.result_dot else \
+        syntax.quote_expr("_sg.batch_zeros(y, n)", y=value, n=syntax.name(BATCH))
+    ret = gast.Return(value=syntax.tuple_of([syntax.clone(value), value_dot]))
+    body = result.prologue + result.body
+    changed = True
+    while changed:
+        body, changed = eliminate_dead_code(body, set(syntax.loaded_names(ret)))
+    tangents = list(tangent_names.values())
+    size = syntax.assign(BATCH, syntax.quote_expr("_sg.batch_size(t)",
+                                                  t=syntax.name(tangents[0])))
+    comment = syntax.comment("Forward mode, a block of directions: each tangent's last axis")
+    function = syntax.function_def(name, params + tangents,
+                                   compiler.array_type_guard(parsed) + [size, comment]
+                                   + body + [ret])
+    function.lineno = parsed.node.lineno
+    syntax.set_line(function.body, parsed.node.lineno)
+    return function
