@@ -33,12 +33,27 @@ def _autograd_function(module, name):
     return autograd.jacobian(getattr(fresh, name))
 
 
+def _per_column(jacobian):
+    """``jacobian`` with the batched sweep turned off: one ``jvp`` per column."""
+    from srcgrad.api import jacobians
+
+    def run(*args):
+        batched = jacobians.batched_columns
+        jacobians.batched_columns = lambda *a: None
+        try:
+            return jacobian(*args)
+        finally:
+            jacobians.batched_columns = batched
+
+    return run
+
+
 def tools(module):
     import srcgrad as sg
 
     f = getattr(module, module.JACOBIAN_OF)
     found = {"primal": f, "sg.jacobian": sg.jacobian(f), "sg.jacfwd": sg.jacfwd(f),
-             "sg.jacrev": sg.jacrev(f)}
+             "sg.jacfwd per column": _per_column(sg.jacfwd(f)), "sg.jacrev": sg.jacrev(f)}
     peer = _autograd_function(module, module.JACOBIAN_OF)
     if peer is not None:
         found["autograd"] = peer

@@ -14,6 +14,7 @@ import numpy as np
 
 from srcgrad.api import functional as api
 from srcgrad.compiler.forward import call_jvp
+from srcgrad.runtime.batched import UnbatchedCall
 
 # Tangents of at most about this many elements (the inputs' and the output's size times
 # the directions) per sweep: a larger Jacobian runs in chunks of columns.
@@ -43,7 +44,10 @@ def batched_columns(f, names, args, inputs):
             size = min(size, max(1, CHUNK_ELEMENTS // max(1, 4 * _largest(inputs))))
         tangents = [_directions(x, start - offset, size)
                     for x, offset in zip(inputs, _offsets(inputs))]
-        value, out = call_jvp(unit, primals, tangents)
+        try:
+            value, out = call_jvp(unit, primals, tangents)
+        except UnbatchedCall:   # a call through a value without a batched form
+            return None
         if not _is_array_like(value) or np.shape(out) != np.shape(value) + (size,):
             return None
         pieces.append((start, size, out))

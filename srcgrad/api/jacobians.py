@@ -95,18 +95,25 @@ def _jacobian(f, wrt, mode):
     forward = jvp(f, names) if mode != "reverse" else None
     backward = api.vjp(f, names) if mode != "forward" else None
 
+    tall = {}   # input shapes -> did the last output have as many elements as inputs?
+
     def jacobian_fn(*args):
         inputs = [_float_tree(args[params.index(n)], n) for n in names]
         in_leaves = [leaf for tree in inputs for leaf in pytree.leaves(tree)]
         columns = batched = None
-        if mode == "forward":
+        shapes = tuple((x.shape, x.dtype) for x in in_leaves)
+        if mode == "forward" or mode is None and tall.get(shapes):
+            # (``jacobian`` of a function whose output was as large as its inputs for
+            # these shapes: straight to the columns, without a reverse sweep first)
             batched = batched_columns(f, names, args, inputs)
             if batched is None:
                 value, columns = _columns(forward, args, inputs)
         else:
             value, pullback = backward(*args)
             out_size = sum(np.size(leaf) for leaf in pytree.leaves(value))
-            if mode is None and out_size >= sum(leaf.size for leaf in in_leaves):
+            if mode is None:
+                tall[shapes] = out_size >= sum(leaf.size for leaf in in_leaves)
+            if mode is None and tall[shapes]:
                 batched = batched_columns(f, names, args, inputs)
                 if batched is None:
                     value, columns = _columns(forward, args, inputs)

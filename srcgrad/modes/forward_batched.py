@@ -35,7 +35,10 @@ _NOT_ELEMENTWISE = frozenset({"numpy.cross"})
 # Helpers that may receive a batched tangent directly (outside ``map_columns``).
 _BATCH_HELPERS = frozenset({"lift", "batch_zeros", "batch_broadcast", "map_columns",
                             "batch_index", "batch_size", "batch_reduce", "snapshot",
-                            "stored_derivative", "in_dtype_of", "tangent_pairs"})
+                            "stored_derivative", "in_dtype_of", "tangent_pairs",
+                            "batched_dynamic_jvp", "batch_matmul", "batch_join",
+                            "cast_tangent", "batch_reshape", "batch_transpose",
+                            "batch_outer"})
 
 
 class NotBatchable(Exception):
@@ -50,7 +53,7 @@ class BatchedTangentExpander(TangentExpander):
                 self, stmt, info, call, target, state))
             if plain is None:
                 return None
-            return _batched_reduction(plain, self.mode.tangent_names) \
+            return _batched_form(plain, self.mode.tangent_names) \
                 or self.mode.columnwise(plain)
         values = self.mode.reverse_rules.bind(stmt, rule, info.args, info.keywords)
         self.mode.reverse_rules.refuse_constant_params(
@@ -99,22 +102,63 @@ class BatchedTangentExpander(TangentExpander):
         return len(names) == 1
 
 
-def _batched_reduction(expr, tangent_names):
-    """``np.sum(x_dot, axis=a, keepdims=k)`` (or ``np.mean``) of one tangent as
-    ``_sg.batch_reduce(np.sum, x_dot, a, k)``; None for any other expression."""
-    if not (isinstance(expr, gast.Call) and syntax.dotted_name(expr.func) in _REDUCTIONS
-            and len(expr.args) <= 2 and isinstance(expr.args[0], gast.Name)
-            and expr.args[0].id in tangent_names
-            and all(k.arg in ("axis", "keepdims") for k in expr.keywords)):
+def _batched_form(expr, tangent_names):
+    """The batched form of a one-direction tangent expression where one is known (a sum
+    of such forms: ``np.matmul(a_dot, b) + np.matmul(a, b_dot)``), else None."""
+    if isinstance(expr, gast.BinOp) and isinstance(expr.op, gast.Add):
+        left = _batched_form(expr.left, tangent_names)
+        right = _batched_form(expr.right, tangent_names) if left is not None else None
+        return None if right is None else gast.BinOp(left=left, op=gast.Add(), right=right)
+    if not isinstance(expr, gast.Call):
         return None
-    options = dict(zip(("axis",), expr.args[1:]))
-    options.update({k.arg: k.value for k in expr.keywords})
-    return gast.Call(func=syntax.quote_expr("_sg.batch_reduce"),
-                     args=[syntax.clone(expr.func), expr.args[0],
-                           options.get("axis", syntax.const(None)),
-                           options.get("keepdims", syntax.const(False))], keywords=[])
+    dotted = syntax.dotted_name(expr.func)
+    args = expr.args
+    keywords = {k.arg: k.value for k in expr.keywords}
+
+    def is_dot(atom):
+        return isinstance(atom, gast.Name) and atom.id in tangent_names
+
+    if dotted in _REDUCTIONS and 1 <= len(args) <= 2 and is_dot(args[0]) \
+            and set(keywords) <= {"axis", "keepdims"}:
+        options = dict(zip(("axis",), args[1:]), **keywords)
+        return _call("_sg.batch_reduce", [syntax.clone(expr.func), args[0],
+                                          options.get("axis", syntax.const(None)),
+                                          options.get("keepdims", syntax.const(False))])
+    if dotted in _PRODUCTS and len(args) == 2 and not keywords \
+            and is_dot(args[0]) != is_dot(args[1]) \
+            and all(isinstance(a, gast.Name) for a in args):
+        return _call("_sg.batch_matmul", [syntax.clone(expr.func), args[0], args[1],
+                                          syntax.const(is_dot(args[0]))])
+    if dotted in _JOINS and 1 <= len(args) <= 2 and is_dot(args[0]) \
+            and set(keywords) <= {"axis"}:
+        axis = dict(zip(("axis",), args[1:]), **keywords).get("axis", syntax.const(0))
+        return _call("_sg.batch_join", [syntax.clone(expr.func), args[0], axis])
+    if dotted == "np.outer" and len(args) == 2 and not keywords \
+            and is_dot(args[0]) != is_dot(args[1]):
+        return _call("_sg.batch_outer", [args[0], args[1], syntax.const(is_dot(args[0]))])
+    if dotted == "np.transpose" and len(args) == 1 and not keywords and is_dot(args[0]):
+        return _call("_sg.batch_transpose", [args[0]])
+    method = expr.func.attr if isinstance(expr.func, gast.Attribute) \
+        and is_dot(expr.func.value) else None
+    if method in ("ravel", "flatten", "reshape") and not keywords \
+            and (method == "reshape" or not args):
+        return _call("_sg.batch_reshape", [expr.func.value] + list(args))
+    if method in ("sum", "mean") and len(args) <= 1 and set(keywords) <= {"axis", "keepdims"}:
+        options = dict(zip(("axis",), args), **keywords)
+        return _call("_sg.batch_reduce", [syntax.quote_expr(f"np.{method}"), expr.func.value,
+                                          options.get("axis", syntax.const(None)),
+                                          options.get("keepdims", syntax.const(False))])
+    if dotted == "_sg.cast_tangent" and args and is_dot(args[0]):
+        return expr   # (np.array of tangents stacks them: directions stay last)
+    return None
 
 
+def _call(name, args):
+    return gast.Call(func=syntax.quote_expr(name), args=args, keywords=[])
+
+
+_PRODUCTS = frozenset({"np.matmul", "np.dot"})
+_JOINS = frozenset({"np.stack", "np.concatenate"})
 _REDUCTIONS = frozenset({"np.sum", "np.mean"})
 
 
@@ -200,7 +244,7 @@ class BatchedForwardMode(ForwardMode):
         if value.attr not in ARRAY_ATTRIBUTES:
             raise NotBatchable(f"the attribute .{value.attr}")
         expr, _ = super().attribute_tangent(stmt, value, state)
-        return self.columnwise(expr), False
+        return _batched_form(expr, self.tangent_names) or self.columnwise(expr), False
 
     def subscript_write(self, stmt, target, state):
         if target.value.id in self.dicts:
@@ -226,7 +270,14 @@ class BatchedForwardMode(ForwardMode):
         return super().bare_call(stmt, call, state)
 
     def dynamic_call(self, stmt, info, target, call, state):
-        raise NotBatchable("a call through a value")
+        """``y = a.ravel()`` (a method of a value whose type is known only when it runs):
+        ``_sg.batched_dynamic_jvp``, which runs a method of an array that only reads it
+        once per direction (and hands anything else back to the one-column jvp)."""
+        if call.keywords or any(isinstance(a, gast.Starred) for a in call.args):
+            raise NotBatchable("a call through a value with keywords or *args")
+        out = super().dynamic_call(stmt, info, target, call, state)
+        out[-1].value.func = syntax.quote_expr("_sg.batched_dynamic_jvp")
+        return out
 
     def escape(self, stmt, info, state):
         raise NotBatchable("a value let out of the function")

@@ -10,7 +10,8 @@ direction (``map_columns``), stacking the results along the trailing axis.
 import numpy as np
 
 __all__ = ["lift", "batch_zeros", "batch_broadcast", "map_columns", "batch_size",
-           "batch_index", "batch_reduce"]
+           "batch_index", "batch_reduce", "batched_dynamic_jvp", "UnbatchedCall",
+           "batch_matmul", "batch_join", "batch_reshape", "batch_transpose", "batch_outer"]
 
 _NDARRAY = np.ndarray
 
@@ -76,6 +77,66 @@ def batch_reduce(fn, tangent, axis=None, keepdims=False):
     return fn(tangent, axis=tuple(int(a) % ndim for a in axes), keepdims=keepdims)
 
 
+def batch_matmul(fn, a, b, tangent_first):
+    """``fn(a_dot, b)`` (``tangent_first``) or ``fn(a, b_dot)`` (``fn``: ``np.matmul`` or
+    ``np.dot``, which agree on vectors and matrices) for every direction at once, where
+    both primal operands are vectors or matrices; any other rank runs per direction."""
+    dot, primal = (a, b) if tangent_first else (b, a)
+    if type(dot) is not _NDARRAY or not 2 <= dot.ndim <= 3 or not 1 <= np.ndim(primal) <= 2:
+        if tangent_first:
+            return map_columns(lambda t: fn(t, b), a)
+        return map_columns(lambda t: fn(a, t), b)
+    if tangent_first:   # a_dot: a's shape + (B,)
+        left = "kn"[2 - (dot.ndim - 1):] + "z"
+        right = "nm"[:np.ndim(primal)]
+    else:
+        left = "kn"[2 - np.ndim(primal):]
+        right = "nm"[:dot.ndim - 1] + "z"
+    out = "".join(c for c in left + right if c in "km") + "z"
+    operands = (dot, primal) if tangent_first else (primal, dot)
+    return np.einsum(f"{left},{right}->{out}", *operands)
+
+
+def batch_join(fn, tangents, axis=0):
+    """``np.stack`` / ``np.concatenate`` of tangents along a primal axis (counted among
+    the primal's axes); ``axis=None`` runs per direction."""
+    if axis is None or not isinstance(axis, (int, np.integer)):
+        return map_columns(lambda *ts: fn(list(ts), axis=axis), *tangents)
+    if axis < 0:
+        axis -= 1
+    return fn(list(tangents), axis=axis)
+
+
+def batch_reshape(tangent, *shape):
+    """``t.reshape(shape)`` (``t.ravel()`` with no shape) of every direction at once, in
+    C order (the directions' axis stays last)."""
+    if len(shape) == 1 and isinstance(shape[0], tuple):
+        shape = shape[0]
+    if not shape:
+        shape = (-1,)
+    if type(tangent) is not _NDARRAY or not all(isinstance(n, (int, np.integer))
+                                                 for n in shape):
+        return map_columns(lambda t: np.reshape(t, shape), tangent)
+    return tangent.reshape(tuple(shape) + tangent.shape[-1:])
+
+
+def batch_transpose(tangent):
+    """``np.transpose(t)`` (``t.T``) of every direction: the primal's axes reversed."""
+    tangent = np.asarray(tangent)
+    ndim = tangent.ndim - 1
+    return tangent.transpose(tuple(range(ndim - 1, -1, -1)) + (ndim,))
+
+
+def batch_outer(a, b, tangent_first):
+    """``np.outer(a_dot, b)`` (``tangent_first``) or ``np.outer(a, b_dot)`` of every
+    direction (``np.outer`` flattens its operands first)."""
+    if tangent_first:
+        a = np.asarray(a)
+        return a.reshape(-1, 1, a.shape[-1]) * np.ravel(b)[None, :, None]
+    b = np.asarray(b)
+    return np.ravel(a)[:, None, None] * b.reshape(1, -1, b.shape[-1])
+
+
 def map_columns(fn, *tangents):
     """``fn`` applied to each direction's column of ``tangents`` (arrays sliced on their
     trailing axis; lists and tuples item by item), the results stacked on a new
@@ -111,3 +172,46 @@ def _stack(results):
     if isinstance(first, (list, tuple)):
         return type(first)(_stack([r[i] for r in results]) for i in range(len(first)))
     return np.stack([np.asarray(r) for r in results], axis=-1)
+
+
+class UnbatchedCall(Exception):
+    """A call through a value that has no batched form here (the Jacobian then takes
+    one ``jvp`` per column)."""
+
+
+# Methods of an array that only read it: run once per direction, they do what one run
+# of the unbatched code does.
+_PURE_ARRAY_METHODS = frozenset({
+    "ravel", "reshape", "flatten", "transpose", "swapaxes", "squeeze", "sum", "mean",
+    "prod", "cumsum", "cumprod", "copy", "dot", "conj", "conjugate", "trace", "diagonal",
+    "max", "min", "clip", "round", "astype", "std", "var", "repeat", "take", "view"})
+
+
+def batched_dynamic_jvp(fn, owner_dot, args, arg_dots):
+    """``_sg.dynamic_jvp`` for a block of directions, one direction at a time: only for a
+    method of an array that just reads it (anything else raises ``UnbatchedCall``)."""
+    from srcgrad.runtime.dynamic import dynamic_jvp
+
+    owner = getattr(fn, "__self__", None)
+    if type(owner) is not _NDARRAY or getattr(fn, "__name__", None) not in _PURE_ARRAY_METHODS:
+        raise UnbatchedCall(f"a call of {fn!r}")
+    size = _size((owner_dot, arg_dots))
+    if size is None:
+        raise UnbatchedCall("no batched tangent")
+    if fn.__name__ in ("ravel", "flatten", "reshape") and type(owner_dot) is _NDARRAY \
+            and all(d is None for d in arg_dots) and _c_order_shape(fn.__name__, args):
+        value = fn(*args)   # C order: the directions' axis stays last
+        return value, owner_dot.reshape(value.shape + (size,))
+    value, columns = None, []
+    for b in range(size):
+        value, tangent = dynamic_jvp(fn, _column(owner_dot, b), args, _column(arg_dots, b))
+        columns.append(tangent)
+    return value, _stack(columns)
+
+
+def _c_order_shape(name, args):
+    """Are ``args`` a C-order ``ravel()`` / ``flatten()`` / ``reshape(shape)``'s?"""
+    if name != "reshape":
+        return not args
+    shape = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+    return bool(shape) and all(isinstance(n, (int, np.integer)) for n in shape)

@@ -123,8 +123,47 @@ def test_indices_and_unbatched_calls_match_finite_differences(f):
     _check(sg.jacfwd, f, np.array([[0.3, 0.7, -0.2], [0.5, -0.9, 0.4]]))
 
 
-def test_a_function_without_a_batched_form_still_has_its_jacobian():
+def recursive_power(x, n=3):
+    if n == 0:
+        return x * 0.0 + 1.0
+    return x * recursive_power(x, n - 1)
+
+
+def recursion(x):
+    return recursive_power(x) + np.sin(x)
+
+
+def test_what_has_no_batched_form_takes_one_column_at_a_time():
+    """Refused when generated (recursion), or when it runs (a call through a value that
+    is not a method of an array reading it): the columns one jvp at a time, exact."""
+    from srcgrad.api.batched_columns import batched_columns
     from srcgrad.compiler.forward_batched import batched_forward_unit
 
-    assert batched_forward_unit(call_through_a_value, ("x",)) is None
-    assert batched_forward_unit(ellipsis_and_name_indices, ("x",)) is not None
+    x = np.array([0.3, -0.6, 0.9])
+    assert batched_forward_unit(recursion, ("x",)) is None
+    assert batched_forward_unit(call_through_a_value, ("x",)) is not None
+    assert batched_columns(call_through_a_value, ("x",), (x,), [x]) is None
+    for f in (recursion, call_through_a_value):
+        np.testing.assert_allclose(sg.jacfwd(f)(x), finite_jacobian(f, x), rtol=1e-6,
+                                   atol=1e-7)
+
+
+def array_methods(x):
+    m = np.outer(x, x[::-1])
+    return np.sin(m.ravel()) + m.reshape(m.size) * m.T.reshape(-1) + m.sum(axis=0).repeat(3)
+
+
+def products_and_joins(x):
+    m = np.outer(x, x)
+    v = m @ x + np.dot(x, m) + x @ m @ x
+    w = np.stack([v, x * 2.0], axis=-1) @ np.array([1.0, -0.5])
+    u = np.concatenate([m, np.array([x, x ** 2])], axis=0)
+    return np.concatenate([w, u.ravel(), [np.dot(x, x)], np.array([x[0], x[1] * x[2]])])
+
+
+@pytest.mark.parametrize("f", [array_methods, products_and_joins], ids=lambda f: f.__name__)
+def test_batched_products_joins_and_array_methods_match_finite_differences(f):
+    from srcgrad.compiler.forward_batched import batched_forward_unit
+
+    assert batched_forward_unit(f, ("x",)) is not None
+    _check(sg.jacfwd, f, np.array([0.3, -0.6, 0.9]))
