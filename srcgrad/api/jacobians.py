@@ -44,8 +44,9 @@ def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
 @api_boundary
 def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
            argnums: int | Sequence[int] | None = None) -> Function:
-    """``jacobian`` by forward mode: one ``jvp`` per input element (``wrt``, ``argnums``
-    as for ``sg.grad``)."""
+    """``jacobian`` by forward mode: all the columns in one sweep of the batched forward
+    mode (in chunks for a large input), or one ``jvp`` per input element where the
+    function has no batched form (``wrt``, ``argnums`` as for ``sg.grad``)."""
     return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), "forward"),
                       "srcgrad.api.jacobians.jacfwd", f, wrt=wrt, argnums=argnums)
 
