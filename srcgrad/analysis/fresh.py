@@ -19,7 +19,7 @@ function given it). A write through such a name can change only those names.
 Per statement, for each tracked name ``n`` with reachers ``R``: ``t = expr`` makes ``t``
 a reacher when ``expr`` reads ``n`` or a name of ``R`` in a way that may keep a
 reference (``n[i]``, ``[n]``, ``list(n)``, a call of a user function), and not otherwise
-(``n * 2``, ``len(n)``, ``n.shape``, ``np.sum(n)``, ``n.copy()``); ``c[k] = v``,
+(``n * 2``, ``len(n)``, ``np.sum(n)``, ``n.copy()``); ``c[k] = v``,
 ``c.append(v)``, ``c += v`` with ``v`` reaching ``n`` make ``c`` and every name that may
 refer to ``c`` reachers. Joins take the union of the reachers and drop names not tracked
 on every path.
@@ -41,10 +41,10 @@ _FRESH_NUMPY = frozenset({
 # NumPy calls that may return their argument (or a view of it) beside VIEW_FUNCTIONS.
 _PASS_THROUGH_NUMPY = frozenset({"require", "asarray_chkfinite", "nan_to_num", "asmatrix",
                                  "copyto", "frombuffer", "lib", "ndarray"})
-# Builtins whose result holds no reference to what they read.
-_SCALAR_BUILTINS = frozenset({"len", "range", "float", "int", "bool", "abs", "round",
-                              "isinstance", "complex"})
-_SCALAR_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
+# Builtins whose result holds no reference to what they read (Python checks the type of
+# what ``__len__``, ``__float__``, ``__int__``... return).
+_SCALAR_BUILTINS = frozenset({"len", "range", "float", "int", "bool", "isinstance",
+                              "complex"})
 _OPAQUE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
            gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom, gast.Await)
 _UNREACHED = ()   # the fact of a node no path has reached yet (the solver's top)
@@ -199,12 +199,12 @@ def _kind(value):
                           gast.Set, gast.ListComp, gast.DictComp, gast.SetComp,
                           gast.GeneratorExp, gast.IfExp, gast.BoolOp, gast.Starred)):
         return "keeps"
-    if isinstance(value, gast.Constant) or isinstance(value, gast.Compare):
+    if isinstance(value, gast.Constant):
         return "scalar"
-    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+    if isinstance(value, (gast.BinOp, gast.UnaryOp, gast.Compare)):
         return "operand"
     if isinstance(value, gast.Attribute):
-        return "scalar" if value.attr in _SCALAR_ATTRIBUTES else "keeps"
+        return "keeps"
     if not isinstance(value, gast.Call):
         return "keeps"
     func = value.func
@@ -216,7 +216,8 @@ def _kind(value):
     if dotted.startswith("np."):
         attr = dotted.rsplit(".", 1)[1]
         if attr in VIEW_FUNCTIONS or attr in _PASS_THROUGH_NUMPY \
-                or any(kw.arg == "copy" for kw in value.keywords) or dotted.count(".") > 1 \
+                or any(kw.arg in ("copy", "dtype") for kw in value.keywords) \
+                or dotted.count(".") > 1 \
                 and not dotted.startswith(("np.linalg.", "np.fft.")):
             return "keeps"
         return "scalar"
