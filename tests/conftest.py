@@ -54,6 +54,8 @@ FULL_MATRICES = {
     "large_functions_full": ("--large-functions-full", "large functions at full size: 5,000 "
                              "statements, 98 nested blocks, 200 exits "
                              "(tests/programs/test_large_functions.py)"),
+    "corpus_jacobians_full": ("--corpus-jacobians-full", "jacfwd on every corpus program "
+                              "(tests/corpus/test_corpus_jacobians.py)"),
 }
 
 

@@ -1,9 +1,7 @@
 """``sg.jacfwd`` (the batched forward sweep where the program allows it, one ``jvp`` per
 column where not) on the corpus programs: ``J @ v`` against the central difference of the
-program along ``v``, for each array or number argument. A deterministic sample of the
-corpus runs by default; ``SRCGRAD_FULL_CORPUS=1`` runs every program."""
-
-import os
+program along ``v``, for each array or number argument. A deterministic sample (every
+fifth program) runs by default; ``--corpus-jacobians-full`` runs every program."""
 
 import numpy as np
 import pytest
@@ -12,18 +10,20 @@ import srcgrad as sg
 from srcgrad.compiler.forward_batched import batched_forward_unit
 from tests.corpus.test_corpus import SCALAR_CASES, VECTOR_CASES
 
-_EVERY = 1 if os.environ.get("SRCGRAD_FULL_CORPUS") else 5
+_EVERY = 5   # the sample CI runs
 
 
-def _params():
+def _params(sample_only=False):
     found = []
     for n, case in enumerate(SCALAR_CASES + VECTOR_CASES):
-        if case.xfail or case.rejected or n % _EVERY:
+        if case.xfail or case.rejected or sample_only and n % _EVERY:
             continue
+        marks = [pytest.mark.corpus_jacobians_full] if n % _EVERY else []
         for index in case.wrt:
             arg = case.args[index]
             if isinstance(arg, (float, np.ndarray)) and np.asarray(arg).dtype.kind == "f":
-                found.append(pytest.param(case, index, id=f"{case.id}-wrt{index}"))
+                found.append(pytest.param(case, index, id=f"{case.id}-wrt{index}",
+                                          marks=marks))
     return found
 
 
@@ -54,7 +54,7 @@ def test_jacfwd_matches_finite_differences(case, index):
 def test_the_sample_is_mostly_batched():
     """The batched sweep is not silently bypassed: most sampled programs get a unit."""
     batched = total = 0
-    for param in _params():
+    for param in _params(sample_only=True):
         case, index = param.values
         name = list(__import__("inspect").signature(case.fn).parameters)[index]
         total += 1
