@@ -19,6 +19,7 @@ from srcgrad.rules import (  # noqa: F401
     numpy_windows,
     operators,
     runtime_adjoint_rules,
+    runtime_batched_rules,
     runtime_linalg_rules,
     runtime_partial_rules,
     runtime_rules,

@@ -1,0 +1,23 @@
+"""Rows for the helpers of batched forward mode (``runtime.batched``), so that the
+runtime stays closed under differentiation. The batched code serves ``sg.jacobian`` /
+``sg.jacfwd`` and is never handed to the modes again (a Jacobian that is differentiated
+dispatches to the one-direction ``jvp``); should it be, the helpers that carry a tangent
+refuse (a MissingRuleError naming them), never a silent zero. The number of directions,
+an index adjusted for them and the zero tangents carry no derivative."""
+
+from srcgrad import runtime as rt
+from srcgrad.rules.registry import defadjoint, defnondiff
+
+defnondiff(rt.batch_size, rt.batch_index, rt.batch_zeros)
+
+defadjoint(rt.lift, "x", refuses=("x",))
+defadjoint(rt.batch_broadcast, "tangent, ans", refuses=("tangent",))
+defadjoint(rt.batch_reduce, "fn, tangent, axis=None, keepdims=False", refuses=("tangent",))
+defadjoint(rt.batch_reshape, "tangent, *shape", refuses=("tangent",))
+defadjoint(rt.batch_transpose, "tangent", refuses=("tangent",))
+defadjoint(rt.batch_join, "fn, tangents, axis=0", refuses=("tangents",))
+defadjoint(rt.batch_matmul, "fn, a, b, tangent_first", refuses=("a", "b"))
+defadjoint(rt.batch_outer, "a, b, tangent_first", refuses=("a", "b"))
+defadjoint(rt.map_columns, "fn, *tangents", refuses=("tangents",))
+defadjoint(rt.batched_dynamic_jvp, "fn, owner_dot, args, arg_dots",
+           refuses=("owner_dot", "args", "arg_dots"))
