@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.api import functional as api
-from srcgrad.compiler.forward import call_jvp
+from srcgrad.errors import check_output
 from srcgrad.runtime.batched import UnbatchedCall
 
 # Tangents of at most about this many elements (the inputs' and the output's size times
@@ -45,7 +45,7 @@ def batched_columns(f, names, args, inputs):
         tangents = [_directions(x, start - offset, size)
                     for x, offset in zip(inputs, _offsets(inputs))]
         try:
-            value, out = call_jvp(unit, primals, tangents)
+            value, out = _run(unit, primals, tangents)
         except UnbatchedCall:   # a call through a value without a batched form
             return None
         if not _is_array_like(value) or np.shape(out) != np.shape(value) + (size,):
@@ -55,6 +55,15 @@ def batched_columns(f, names, args, inputs):
         if not total:
             break
     return value, pieces
+
+
+def _run(unit, primals, tangents):
+    """The batched unit's jvp (``compiler.forward.call_jvp`` without its check that
+    each tangent is shaped like its argument: these carry the directions' axis too)."""
+    keywords = dict(zip((unit.tangent_names[p] for p in unit.wrt), tangents))
+    result = unit.jvp(*primals, **keywords)
+    check_output(result[0], unit.fn)
+    return result
 
 
 def fill_blocks(blocks, pieces, inputs):
