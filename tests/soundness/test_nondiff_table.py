@@ -130,6 +130,10 @@ USES = {
     np.spacing: lambda x: _total(np.spacing(x)),
     np.linalg.matrix_rank: lambda x: float(np.linalg.matrix_rank(np.outer(x, x))),
     rt.zeros_like: lambda x: _total(rt.zeros_like(x)),
+    rt.batch_size: lambda x: float(rt.batch_size(np.outer(x, x))),
+    rt.batch_index: lambda x: float(rt.batch_index(int(x[1] * 3)))
+    + float(len(rt.batch_index((Ellipsis, int(x[0] * 3))))),
+    rt.batch_zeros: lambda x: _total(rt.batch_zeros(x * 2.0, 3)),
     rt.wrt_zeros: lambda x: _total(rt.wrt_zeros(x, "x")),
     rt.slots_like: lambda x: _total(rt.slots_like(x)),
     rt.seed: lambda x: float(rt.seed(np.sum(x))),
