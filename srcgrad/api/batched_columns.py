@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.api import functional as api
+from srcgrad.compiler.forward import _check_inputs
 from srcgrad.errors import check_output
 from srcgrad.runtime.batched import UnbatchedCall
 
@@ -58,8 +59,10 @@ def batched_columns(f, names, args, inputs):
 
 
 def _run(unit, primals, tangents):
-    """The batched unit's jvp (``compiler.forward.call_jvp`` without its check that
-    each tangent is shaped like its argument: these carry the directions' axis too)."""
+    """The batched unit's jvp, as ``compiler.forward.call_jvp`` runs a jvp: the
+    arguments checked (numbers where differentiated), each tangent's shape through one
+    direction (the tangents carry the directions' axis too)."""
+    _check_inputs(unit, primals, [t[..., 0] for t in tangents])
     keywords = dict(zip((unit.tangent_names[p] for p in unit.wrt), tangents))
     result = unit.jvp(*primals, **keywords)
     check_output(result[0], unit.fn)
