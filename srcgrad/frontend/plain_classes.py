@@ -65,10 +65,16 @@ def _fields(cls, init):
     if not isinstance(fn, gast.FunctionDef) or fn.decorator_list:
         return None
     params = [a.id for a in fn.args.args]
-    if len(params) < 2 or any(d is not None and not isinstance(d, gast.Constant)
-                              for d in fn.args.defaults):
+    if len(params) < 2 or not all(_literal(d) for d in fn.args.defaults):
         return None
     return _stored(fn.body, params[0], params[1:])
+
+
+def _literal(node):
+    """A constant default, signed numbers included (``c=-0.7``)."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+        node = node.operand
+    return isinstance(node, gast.Constant)
 
 
 def _stored(body, self_name, params):

@@ -46,6 +46,19 @@ class Box:
         return np.tanh(self.w[0] * u) + self.c * u
 
 
+class Signed:
+    def __init__(self, w, c=-0.7):
+        self.w = w
+        self.c = c
+
+    def value(self):
+        return np.sum(np.tanh(self.w)) * self.c
+
+
+def negative_default(v):
+    return Signed(v * 1.5).value() + Signed(v, v[0]).value()
+
+
 class Scaled:
     def __init__(self, w):
         self.w = w * 2.0
@@ -80,7 +93,7 @@ def _fd(f, v, h=1e-6):
 
 @pytest.mark.parametrize("f, hvp", [(layer_called, True), (method_calls_method, False),
                                     (called_twice_with_a_default, True),
-                                    (property_and_fields, False)])
+                                    (property_and_fields, False), (negative_default, False)])
 def test_plain_classes_in_every_mode(f, hvp):
     want = _fd(f, V)
     for _ in range(2):
@@ -99,6 +112,7 @@ def test_a_plain_class_is_a_structure_only_when_init_stores_its_arguments():
 
     assert plain_init_fields(Layer) == ("W", "b")
     assert plain_init_fields(Box) == ("w", "c")
+    assert plain_init_fields(Signed) == ("w", "c")
     assert plain_init_fields(Scaled) is None
 
     class Child(Layer):
