@@ -4,28 +4,8 @@ SciPy's rows are registered on first need, one subpackage at a time, once the pr
 has imported it (``REGISTRY.optional``): importing SciPy costs seconds, and a program
 that never calls it should not pay. ``load_optional_rows`` registers them all."""
 
-from srcgrad.rules import (  # noqa: F401
-    builtins_math,
-    containers,
-    index_tricks,
-    nondiff,
-    numpy_elementwise,
-    numpy_fft,
-    numpy_indexing,
-    numpy_linalg,
-    numpy_products,
-    numpy_reductions,
-    numpy_shape,
-    numpy_windows,
-    operators,
-    runtime_adjoint_rules,
-    runtime_batched_rules,
-    runtime_linalg_rules,
-    runtime_partial_rules,
-    runtime_rules,
-    runtime_structure_rules,
-    value_carrying,
-)
+import importlib
+
 from srcgrad.rules.registry import (  # noqa: F401
     NONDIFF_ATTRIBUTES,
     REGISTRY,
@@ -35,11 +15,20 @@ from srcgrad.rules.registry import (  # noqa: F401
     defnondiff,
 )
 
+# srcgrad's own tables, registered on import (each module's rows at its import)
+_OWN_ROWS = ("builtins_math", "containers", "index_tricks", "nondiff", "numpy_elementwise",
+             "numpy_fft", "numpy_indexing", "numpy_linalg", "numpy_products",
+             "numpy_reductions", "numpy_shape", "numpy_windows", "operators",
+             "runtime_adjoint_rules", "runtime_batched_rules", "runtime_linalg_rules",
+             "runtime_partial_rules", "runtime_rules", "runtime_structure_rules",
+             "value_carrying")
+with REGISTRY.own_rows():
+    for _name in _OWN_ROWS:
+        importlib.import_module(f"srcgrad.rules.{_name}")
+
 
 def _loader(module):
     def load():
-        import importlib
-
         importlib.import_module(f"srcgrad.rules.{module}")
     return load
 

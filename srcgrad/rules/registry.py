@@ -14,6 +14,7 @@ named by the math fill the table:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 
@@ -126,10 +127,24 @@ class Registry:
         # under and made again when the table changed. A library's own rows, loaded on
         # first need, describe functions no code generated before could have used.
         self.generation = 0
-        self._loading_optional = False
+        self._own_rows = False   # srcgrad's own tables are being registered
+
+    @contextlib.contextmanager
+    def own_rows(self):
+        """Register srcgrad's own rows (on import, and a library's on first need): they
+        do not count as a change of the table, and each is checked for what it keys."""
+        self._own_rows = True
+        try:
+            yield
+        finally:
+            self._own_rows = False
 
     def add(self, func, rule):
-        self._rules[_key(func)] = rule
+        key = _key(func)
+        if self._own_rows and not _own_row_fits(self._rules.get(key), func, rule):
+            self._rules.pop(key, None)   # neither row is known to be the function's
+            raise _rebound_error(func, rule)
+        self._rules[key] = rule
         self._by_name[rule.name] = rule
         self.changed()
 
@@ -139,7 +154,7 @@ class Registry:
 
     def changed(self):
         """Count a change of the table (also called by code that edits a row in place)."""
-        if not self._loading_optional:
+        if not self._own_rows:
             self.generation += 1
 
     def lookup(self, func):
@@ -152,12 +167,9 @@ class Registry:
         """Register the rows of every optional library the program has imported by now
         (a library it never imports costs nothing); True if any were added."""
         ready = [module for module in self.optional if module in sys.modules]
-        self._loading_optional = True
-        try:
+        with self.own_rows():
             for module in ready:
                 self.optional.pop(module)()
-        finally:
-            self._loading_optional = False
         return bool(ready)
 
     def is_nondiff(self, func):
@@ -176,6 +188,50 @@ class Registry:
 
     def nondiff_names(self):
         return sorted(set(self._nondiff.values()))
+
+
+_OWN_LIBRARIES = ("numpy", "scipy", "math", "builtins", "srcgrad")
+
+
+def _own_row_fits(previous, func, rule):
+    """srcgrad's rows are written with library names (``defelementwise(np.tanh, ...)``),
+    read when the table loads, on the first derivative. A name rebound before then
+    (``np.tanh = np.sin``) would key tanh's derivative on sin (which sin's own row keys
+    too, with another derivative), or on the user's replacement: such a row does not fit."""
+    if _foreign(func):
+        return False
+    return previous is None or previous.name != rule.name or previous == rule
+
+
+def _foreign(func):
+    module = getattr(func, "__module__", None) or type(func).__module__ or ""
+    return module.split(".")[0] not in _OWN_LIBRARIES
+
+
+def _rebound_error(func, rule):
+    from srcgrad.errors import TransformError
+
+    where = " (defined outside NumPy, SciPy and math)" if _foreign(func) else \
+        ", which another of its rows describes too"
+    return TransformError(
+        f"srcgrad's derivative rules could not be loaded: the row it writes as {rule.name} "
+        f"found {func!r}{where}: {_names_of(func)} was rebound before srcgrad's first "
+        "derivative in this process (srcgrad reads the library's names when it loads its "
+        "rules). Restore the library's own function there, or call your replacement by a "
+        "name of your own")
+
+
+def _names_of(func):
+    """The library names that hold ``func`` now (which of them was rebound is not
+    knowable here: the original is gone)."""
+    import math
+
+    import numpy as np
+
+    found = [f"{module.__name__}.{attr}"
+             for module in (np, np.linalg, np.fft, math)
+             for attr, value in vars(module).items() if value is func]
+    return " or ".join(found) or "a NumPy or math name"
 
 
 def _key(func):
