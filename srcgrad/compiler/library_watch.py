@@ -20,6 +20,7 @@ text calls library functions by name: ``math.cos``'s derivative is ``-math.sin(x
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import re
@@ -109,27 +110,63 @@ def _rebound(module, name):
 
 
 def _make_stale(unit, qualified):
-    """Make the generated code of ``unit`` raise where it reads NumPy or ``math``."""
-    fn = getattr(unit, "fn", None)
-    name = getattr(fn, "__qualname__", "the function")
-    message = (f"{qualified} was rebound after srcgrad generated this derivative of {name}, "
-               f"which calls {qualified} and differentiates it with the rule of what it "
-               f"denoted then; make the derivative again (sg.grad({name}) ...) to "
-               "differentiate what it denotes now")
-    for root in _ROOTS:
+    """Make the generated code of ``unit`` raise where it reads NumPy or ``math``, as long
+    as ``qualified`` does not hold what it held when the code was generated."""
+    message = _stale_message
+    module_name, _, attr = qualified.rpartition(".")
+    key = (module_name, attr)
+    for root, library in _ROOTS.items():
         if root in unit.namespace:
-            unit.namespace[root] = _Stale(message)
+            held = unit.namespace[root]
+            if isinstance(held, _Stale):   # already stale for another name: both count
+                held._keys.append(key)
+                continue
+            unit.namespace[root] = _Stale(message, key, unit, library,
+                                          functools.partial(_restore_root, unit, root,
+                                                            library))
     for cell in vars(unit).get("library_cells", ()):
-        cell.cell_contents = _Stale(message)
+        held = cell.cell_contents
+        if isinstance(held, _Stale):
+            held._keys.append(key)
+            continue
+        cell.cell_contents = _Stale(message, key, unit, held,
+                                    functools.partial(setattr, cell, "cell_contents", held))
+
+
+def _restore_root(unit, root, library):
+    unit.namespace[root] = library
+
+
+def _stale_message(unit, qualified):
+    name = getattr(getattr(unit, "fn", None), "__qualname__", "the function")
+    return (f"{qualified} was rebound after srcgrad generated this derivative of {name}, "
+            f"which calls {qualified} and differentiates it with the rule of what it "
+            f"denoted then; make the derivative again (sg.grad({name}) ...) to "
+            "differentiate what it denotes now, or restore it")
 
 
 class _Stale:
-    """In place of ``np``/``math`` in a unit whose code read a name rebound since."""
+    """In place of ``np``/``math`` in a unit whose code read a name rebound since: an
+    error while the name stays rebound; once it holds its original again, the library
+    is put back (and watched again) and the read goes on."""
 
-    __slots__ = ("_message",)
+    __slots__ = ("_message", "_keys", "_unit", "_library", "_restore")
 
-    def __init__(self, message):
-        self._message = message
+    def __init__(self, message, key, unit, library, restore):
+        self._message = message   # (unit, qualified name) -> the error's text
+        self._keys = [key]   # (module name, attribute) of each name rebound since
+        self._unit = unit
+        self._library = library   # the module this placeholder stands for
+        self._restore = restore
 
     def __getattr__(self, name):
-        raise TransformError(self._message)
+        for key in self._keys:
+            module = importlib.import_module(key[0])
+            if getattr(module, key[1], _MISSING) is not _ORIGINAL.get(key, _MISSING):
+                raise TransformError(self._message(self._unit, ".".join(key)))
+        with _LOCK:   # watched again first: it raises if another name it reads is rebound
+            source = getattr(getattr(self._unit, "module", None), "source", None)
+            if source is not None:
+                watch(self._unit, source)
+            self._restore()
+        return getattr(self._library, name)

@@ -4,6 +4,9 @@ new function's value with the old one's rule, and so does making one while it st
 rebound; restored, derivatives are right again (central finite differences)."""
 
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -59,7 +62,9 @@ def test_a_rebound_library_name_is_never_differentiated_with_the_old_rule(
     else:   # (a replacement srcgrad can read, such as a lambda, is differentiated)
         assert np.allclose(made_now, fd(f, x), atol=1e-5)
     monkeypatch.undo()
-    for _ in range(2):
+    for _ in range(2):   # restored: made before or now, right again
+        assert np.allclose(grad(x), fd(f, x), atol=1e-5)
+        assert np.allclose(jvp(x, np.ones_like(x))[1], np.sum(fd(f, x)), atol=1e-5)
         assert np.allclose(sg.grad(f)(x), fd(f, x), atol=1e-5)
         _, tangent = sg.jvp(f)(x, np.ones_like(x))
         assert np.allclose(tangent, np.sum(fd(f, x)), atol=1e-5)
@@ -79,5 +84,75 @@ def test_the_implicit_fast_variant_is_stopped_too(monkeypatch):
     with pytest.raises(TransformError, match=r"numpy\.tanh was rebound"):
         g(X)
     monkeypatch.undo()
+    expected = (1 - np.tanh(S._value * X) ** 2) * X
+    assert np.allclose(g(X)[1][0][0], expected)   # the one made before: right again
     (grad, variable), = sg.implicit_value_and_gradients(reads_a_variable)(X)[1]
     assert variable is S and np.allclose(grad, (1 - np.tanh(S._value * X) ** 2) * X)
+
+
+REBOUND_BEFORE_THE_RULES_LOAD = """
+import sys
+import numpy as np
+import srcgrad as sg
+from srcgrad.errors import TransformError
+
+def uses(x):
+    return np.sum(np.tanh(x) * np.sin(x))
+
+x = np.array([0.3, -0.8, 1.2])
+name, replacement = sys.argv[1], sys.argv[2]
+original = getattr(np, name)
+setattr(np, name, eval(replacement))   # before srcgrad's first derivative
+try:
+    sg.grad(uses)(x)
+except TransformError as error:
+    assert f"numpy.{name}" in str(error), error
+else:
+    raise AssertionError("a derivative made with a rebound name in the rule table")
+setattr(np, name, original)
+for _ in range(2):
+    print(*sg.grad(uses)(x))
+"""
+
+
+@pytest.mark.parametrize("name, replacement", [
+    ("tanh", "np.sin"), ("sin", "np.tanh"), ("tanh", "np.cos"),
+    ("tanh", "lambda v: np.sinh(v)")])
+def test_a_name_rebound_before_srcgrad_loads_its_rules(tmp_path, name, replacement):
+    """srcgrad's rows name library functions (``np.tanh``) and are read on the first
+    derivative: a name rebound before then is refused, naming it, never tanh's rule
+    keyed on sin (which gave sin's value with tanh's derivative, then no rule for tanh
+    once restored); restored, derivatives are right (a fresh process each)."""
+    script = tmp_path / "rebound_first.py"
+    script.write_text(REBOUND_BEFORE_THE_RULES_LOAD)
+    done = subprocess.run([sys.executable, str(script), name, replacement],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "SRCGRAD_CACHE": "0"})
+    assert done.returncode == 0, done.stderr
+    x = np.array([0.3, -0.8, 1.2])
+    expected = (1 - np.tanh(x) ** 2) * np.sin(x) + np.tanh(x) * np.cos(x)
+    lines = done.stdout.strip().split("\n")
+    assert len(lines) == 2
+    for line in lines:
+        np.testing.assert_allclose([float(v) for v in line.split()], expected, rtol=1e-12)
+
+
+def test_a_derivative_made_before_waits_for_every_rebound_name(monkeypatch):
+    """Two names it reads rebound, one restored: still an error (naming the other);
+    both restored: right."""
+    grad = sg.grad(uses_tanh)
+    expected = fd(uses_tanh, X)
+    assert np.allclose(grad(X), expected, atol=1e-5)
+    monkeypatch.setattr(np, "tanh", np.sin)
+    monkeypatch.setattr(np, "sum", lambda v: np.add.reduce(v) * 2.0)
+    with pytest.raises(TransformError, match="was rebound"):
+        grad(X)
+    monkeypatch.setattr(np, "tanh", TANH)
+    with pytest.raises(TransformError, match=r"numpy\.sum was rebound"):
+        grad(X)
+    monkeypatch.undo()
+    for _ in range(2):
+        assert np.allclose(grad(X), expected, atol=1e-5)
+
+
+TANH = np.tanh

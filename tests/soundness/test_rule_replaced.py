@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
+from srcgrad.rules import REGISTRY
 
 
 def scaled(x):
@@ -28,9 +29,13 @@ def closed_form(x, factor):   # d/dx [ s(x) * x ] with s' = factor * cos(x)
 
 
 @pytest.fixture
-def restore_scaled():
+def restore_scaled(monkeypatch):
+    """The table as it was before the test (no row for ``scaled`` left behind)."""
+    monkeypatch.setattr(REGISTRY, "_rules", dict(REGISTRY._rules))
+    monkeypatch.setattr(REGISTRY, "_by_name", dict(REGISTRY._by_name))
     yield
-    sg.defelementwise(scaled, "np.cos(x)")
+    monkeypatch.undo()
+    REGISTRY.changed()
 
 
 X = np.array([0.3, -1.2, 2.0])
