@@ -112,7 +112,6 @@ def _rebound(module, name):
 def _make_stale(unit, qualified):
     """Make the generated code of ``unit`` raise where it reads NumPy or ``math``, as long
     as ``qualified`` does not hold what it held when the code was generated."""
-    message = _stale_message
     module_name, _, attr = qualified.rpartition(".")
     key = (module_name, attr)
     for root, library in _ROOTS.items():
@@ -121,7 +120,7 @@ def _make_stale(unit, qualified):
             if isinstance(held, _Stale):   # already stale for another name: both count
                 held._keys.append(key)
                 continue
-            unit.namespace[root] = _Stale(message, key, unit, library,
+            unit.namespace[root] = _Stale(key, unit, library,
                                           functools.partial(_restore_root, unit, root,
                                                             library))
     for cell in vars(unit).get("library_cells", ()):
@@ -129,7 +128,7 @@ def _make_stale(unit, qualified):
         if isinstance(held, _Stale):
             held._keys.append(key)
             continue
-        cell.cell_contents = _Stale(message, key, unit, held,
+        cell.cell_contents = _Stale(key, unit, held,
                                     functools.partial(setattr, cell, "cell_contents", held))
 
 
@@ -150,10 +149,9 @@ class _Stale:
     error while the name stays rebound; once it holds its original again, the library
     is put back (and watched again) and the read goes on."""
 
-    __slots__ = ("_message", "_keys", "_unit", "_library", "_restore")
+    __slots__ = ("_keys", "_unit", "_library", "_restore")
 
-    def __init__(self, message, key, unit, library, restore):
-        self._message = message   # (unit, qualified name) -> the error's text
+    def __init__(self, key, unit, library, restore):
         self._keys = [key]   # (module name, attribute) of each name rebound since
         self._unit = unit
         self._library = library   # the module this placeholder stands for
@@ -163,7 +161,7 @@ class _Stale:
         for key in self._keys:
             module = importlib.import_module(key[0])
             if getattr(module, key[1], _MISSING) is not _ORIGINAL.get(key, _MISSING):
-                raise TransformError(self._message(self._unit, ".".join(key)))
+                raise TransformError(_stale_message(self._unit, ".".join(key)))
         with _LOCK:   # watched again first: it raises if another name it reads is rebound
             source = getattr(getattr(self._unit, "module", None), "source", None)
             if source is not None:
