@@ -52,7 +52,7 @@ def shard_value_and_grad(value_and_grad, w, shard):
 
 def distributed_value_and_grad(client, value_and_grad, w, shards):
     """The loss and gradient over every shard: computed where the shards are, summed."""
-    futures = [client.submit(shard_value_and_grad, value_and_grad, w, shard, pure=False)
+    futures = [client.submit(shard_value_and_grad, value_and_grad, w, shard)
                for shard in shards]
     results = client.gather(futures)
     return sum(value for value, _ in results), sum(gradient for _, gradient in results)

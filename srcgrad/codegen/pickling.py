@@ -12,6 +12,9 @@ disk cache or generates it. ``pickle`` handles a primal importable by its module
 name; ``cloudpickle`` sends any other (a lambda, a closure, a function of ``__main__``)
 by value, and the recipe carries the text of the file it was defined in, so that the
 receiver can read its source even where that file does not exist.
+
+A ``Derivative`` is pure, so dask may name its tasks by it: ``__dask_tokenize__`` gives
+the same token in every process for the same recipe and code (``dask_tokens``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import sys
 import types
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from srcgrad.codegen import dask_tokens
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,6 +59,8 @@ class Derivative(functools.partial):
             value = getattr(function, name, None) or getattr(inner, name, None)
             if value is not None:
                 setattr(self, name, value)
+        if not dask_tokens.REGISTERED:
+            dask_tokens.register_when_imported(Derivative)
         # sg.grad(sg.grad(f)) differentiates the generated function itself.
         self.__srcgrad_function__ = getattr(function, "__srcgrad_function__", function)
         return self
@@ -68,6 +75,9 @@ class Derivative(functools.partial):
     def __reduce__(self):
         r = self.recipe
         return rebuild, (r.builder, r.primal, r.args, r.options, _sources(r.primal))
+
+    def __dask_tokenize__(self):
+        return dask_tokens.token(self)
 
     def __repr__(self):
         builder = self.recipe.builder.rsplit(".", 1)[1]

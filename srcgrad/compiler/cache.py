@@ -263,14 +263,14 @@ def names_of(parsed):
 def _key(parsed, wrt, mode, names):
     fn = parsed.fn
     parts = [f"format {FORMAT}", f"python {sys.version}", f"numpy {np.__version__}",
-             _package_digest(), mode, repr(wrt), parsed.filename, fn.__qualname__,
+             package_digest(), mode, repr(wrt), parsed.filename, fn.__qualname__,
              code_digest(fn.__code__), source_of(fn)]
     seen = {}
     parts += [f"{dotted} = {describe(obj, seen)}" for dotted, obj in sorted(names.items())]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _package_digest():
+def package_digest():
     """srcgrad's version and the size and modification time of each of its source files
     (so an edited checkout never reuses old code); computed once per process."""
     if not _PACKAGE_DIGEST:
