@@ -16,11 +16,12 @@ from srcgrad.analysis.dataflow import live_names
 from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
-PURE_CALL_ROOTS = {"np", "math", "_sg"}
+PURE_CALL_ROOTS = {"np", "math", "_sg", "_dep"}   # (_dep: the dependency sweep's helpers)
 # helpers with effects beyond their result: ``add_at`` writes in place, a Variable read
-# registers the Variable (TF lists a Variable read even when the value is unused), and a
-# dynamic callee's backward hands cotangents to the Variables it read
-IMPURE_HELPERS = {"add_at", "read_variable", "dynamic_backward"}
+# registers the Variable (TF lists a Variable read even when the value is unused), a
+# dynamic callee's backward hands cotangents to the Variables it read, and the
+# dependency sweep's ``setitem`` updates a list's dependencies in place, as the list
+IMPURE_HELPERS = {"add_at", "read_variable", "dynamic_backward", "setitem"}
 
 
 def eliminate_dead_code(body, live_out, uses=None):

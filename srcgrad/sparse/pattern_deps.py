@@ -1,0 +1,241 @@
+"""What the generated dependency sweep computes with (``_dep`` in its globals).
+
+A value that depends on the ``n`` wrt elements carries a ``Deps``: ``rows``, a boolean
+``scipy.sparse.csr_array`` of shape ``(value.size, n)`` (row ``i``: the wrt elements
+element ``i`` of the value, C order, depends on), and for a Hessian pattern ``hess``:
+the second-order interactions met on the way to it (a frozenset of ``Term``; None when
+only first order is asked). A value that depends on nothing carries ``None``; a list,
+tuple or dict carries a container of the same shape holding its items' ``Deps``.
+
+Structural operations move rows (``take_rows``: an integer array of element ids, -1
+for an element that depends on nothing); elementwise ones OR their operands' rows
+under broadcasting (``broadcast_rows``); reductions OR rows in groups (``group_rows``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import sys
+
+import numpy as np
+import scipy.sparse as sp
+
+# Past this many stored entries a value's dependency matrix is refused (never an
+# ``n x n`` dense matrix built by accident: the error names the operation).
+MAX_ENTRIES = 200_000_000
+
+
+class Deps:
+    """The dependencies of one array (or number)."""
+
+    __slots__ = ("rows", "hess")
+
+    def __init__(self, rows, hess=None):
+        self.rows = rows
+        self.hess = hess
+
+    @property
+    def n(self):
+        return self.rows.shape[1]
+
+    def __repr__(self):
+        return f"Deps({self.rows.shape[0]} x {self.rows.shape[1]}, nnz={self.rows.nnz})"
+
+
+class Term:
+    """A second-order interaction: every wrt element of ``a``'s row ``i`` with every one
+    of ``b``'s row ``i`` (the Hessian pattern gets ``a.T @ b`` and its transpose)."""
+
+    __slots__ = ("a", "b")
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+
+# -- recording what made the pattern local or dense ----------------------------------
+_RECORD: contextvars.ContextVar = contextvars.ContextVar("srcgrad_pattern_record", default=None)
+
+
+class Record:
+    """What one sweep noted: ``local`` (the pattern holds at this point only) and
+    ``dense`` (a value whose rows fell back to the union of its inputs'), in order."""
+
+    def __init__(self):
+        self.local, self.dense = {}, {}
+
+    def reasons(self):
+        return tuple(self.local) + tuple(self.dense)
+
+
+def recording():
+    """``with recording() as record:`` collects what the sweeps run inside note."""
+    return _Recording()
+
+
+class _Recording:
+    def __enter__(self):
+        self.record = Record()
+        self.token = _RECORD.set(self.record)
+        return self.record
+
+    def __exit__(self, *exc):
+        _RECORD.reset(self.token)
+
+
+def local(reason):
+    """Note that the pattern holds at the given point only (generated code calls it
+    where a branch, a loop or an index reads a value computed from the inputs)."""
+    record = _RECORD.get()
+    if record is not None:
+        record.local.setdefault(reason, None)
+
+
+def note_dense(reason):
+    record = _RECORD.get()
+    if record is not None:
+        record.dense.setdefault(reason, None)
+
+
+def user_location():
+    """``file:line`` of the user's line that the innermost generated sweep running now
+    came from, or ``"?"``."""
+    from srcgrad.compiler import debug
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        function = frame.f_globals.get(frame.f_code.co_name)
+        unit = getattr(function, "unit", None)
+        if unit is not None and frame.f_code.co_filename == getattr(unit, "filename", None):
+            found = debug.origin(unit, frame.f_lineno)
+            if found is not None:
+                return f"{found[0]}:{found[1]}"
+        frame = frame.f_back
+    return "?"
+
+
+# -- rows ---------------------------------------------------------------------------
+def empty_rows(count, n):
+    return sp.csr_array((count, n), dtype=bool)
+
+
+def identity_rows(count, n, offset):
+    """Rows ``0..count-1`` depending on wrt elements ``offset..offset+count-1``."""
+    indptr = np.arange(count + 1, dtype=np.int64)
+    indices = np.arange(offset, offset + count, dtype=np.int64)
+    return sp.csr_array((np.ones(count, dtype=bool), indices, indptr), shape=(count, n))
+
+
+def _checked(count, n, entries, what):
+    if entries > MAX_ENTRIES:
+        raise MemoryError(f"srcgrad: the dependency pattern of {what} would hold {entries} "
+                          f"entries ({count} elements x up to {n} wrt elements): too dense "
+                          "to build")
+
+
+def take_rows(rows, ids):
+    """Row ``ids[k]`` of ``rows`` for each ``k`` (an empty row where ``ids[k] < 0``)."""
+    ids = np.asarray(ids, dtype=np.int64).ravel()
+    indptr = rows.indptr.astype(np.int64, copy=False)
+    valid = ids >= 0
+    safe = np.where(valid, ids, 0)
+    starts = indptr[safe]
+    counts = np.where(valid, indptr[safe + 1] - starts, 0)
+    new_indptr = np.zeros(len(ids) + 1, dtype=np.int64)
+    np.cumsum(counts, out=new_indptr[1:])
+    total = int(new_indptr[-1])
+    _checked(len(ids), rows.shape[1], total, "a gathered value")
+    where = np.repeat(starts - new_indptr[:-1], counts) + np.arange(total, dtype=np.int64)
+    return sp.csr_array((np.ones(total, dtype=bool), rows.indices[where], new_indptr),
+                        shape=(len(ids), rows.shape[1]))
+
+
+def union(*matrices):
+    """Elementwise OR of same-shaped boolean matrices."""
+    out = matrices[0]
+    for other in matrices[1:]:
+        out = out + other
+    return out
+
+
+def group_rows(rows, groups, count):
+    """Row ``g`` of the result: the OR of the rows ``i`` with ``groups[i] == g`` (rows
+    whose group is negative are dropped)."""
+    groups = np.asarray(groups, dtype=np.int64).ravel()
+    per_row = np.diff(rows.indptr)
+    target = np.repeat(groups, per_row)
+    keep = target >= 0
+    out = sp.coo_array((np.ones(int(keep.sum()), dtype=bool),
+                        (target[keep], rows.indices[keep])), shape=(count, rows.shape[1]))
+    out = out.tocsr()
+    out.sum_duplicates()
+    return out
+
+
+def combine_rows(matrix, rows):
+    """``matrix @ rows`` in the boolean semiring: row ``i`` is the OR of the rows ``j``
+    with ``matrix[i, j]`` set (``matrix``: any sparse 0/1 matrix)."""
+    matrix = sp.csr_array(matrix, dtype=bool)
+    matrix.sum_duplicates()
+    matrix.eliminate_zeros()
+    estimate = int(np.diff(rows.indptr)[matrix.indices].sum()) if matrix.nnz else 0
+    _checked(matrix.shape[0], rows.shape[1], estimate, "a combined value")
+    out = matrix @ rows
+    return sp.csr_array(out, dtype=bool)
+
+
+def size_of(value):
+    return int(np.size(value))
+
+
+def shape_of(value):
+    return np.shape(value)
+
+
+def rows_of(value, deps, n):
+    """``deps``'s rows, or empty rows for a value that depends on nothing."""
+    if deps is None:
+        return empty_rows(size_of(value), n)
+    return deps.rows
+
+
+def broadcast_rows(rows, shape, out_shape):
+    """The rows of a value of ``shape`` broadcast to ``out_shape``."""
+    if tuple(shape) == tuple(out_shape):
+        return rows
+    ids = np.broadcast_to(np.arange(int(np.prod(shape, dtype=np.int64))).reshape(shape),
+                          out_shape)
+    return take_rows(rows, ids)
+
+
+def width(*deps):
+    """``n`` of the first ``Deps`` among ``deps`` (None when there is none)."""
+    for d in deps:
+        if isinstance(d, Deps):
+            return d.n
+    return None
+
+
+def merged_hess(deps, terms=()):
+    """The second-order interactions of a value computed from ``deps``: theirs and
+    ``terms`` (None when none of them tracks second order)."""
+    sets = [d.hess for d in deps if isinstance(d, Deps) and d.hess is not None]
+    if not sets:
+        return None
+    out = frozenset().union(*sets)
+    return out | frozenset(terms) if terms else out
+
+
+def made(rows, inputs, terms=()):
+    """A ``Deps`` for rows computed from ``inputs`` (their hess carried along), or None
+    when no row depends on anything and nothing of second order is carried."""
+    hess = merged_hess(inputs, terms)
+    if rows.nnz == 0 and not hess:
+        return None
+    return Deps(rows, hess)
+
+
+def element_ids(value, start=0):
+    """The element ids of ``value`` (``start``, ``start + 1``, ...) shaped like it."""
+    shape = np.shape(value)
+    return np.arange(start, start + int(np.prod(shape, dtype=np.int64)),
+                     dtype=np.int64).reshape(shape)

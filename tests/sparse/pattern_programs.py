@@ -1,0 +1,380 @@
+"""Programs whose sparsity patterns tests/sparse/test_pattern.py checks: each with the
+arguments it is called at, which of them to differentiate, the scope its pattern should
+have, and, where known independently, the exact pattern (built with NumPy here, never by
+srcgrad)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import numpy as np
+import scipy.sparse as sp
+
+
+@dataclasses.dataclass
+class Case:
+    name: str
+    f: Callable
+    wrt: tuple
+    make: Callable            # rng -> args
+    scope: str = "global"
+    exact: Callable | None = None   # args -> the exact boolean pattern
+
+
+def _rand(*shape):
+    return lambda rng: (rng.uniform(0.2, 1.5, shape),)
+
+
+def _eye(args):
+    return np.eye(np.size(args[0]), dtype=bool)
+
+
+# -- first order ----------------------------------------------------------------------
+def sin_times_x(x):
+    return np.sin(x) * x + np.exp(x) / 3.0 - x ** 2
+
+
+def broadcast_outer(x, y):
+    return x[:, None] * y[None, :] + np.tanh(x)[:, None]
+
+
+def _outer_exact(args):
+    m, p = np.size(args[0]), np.size(args[1])
+    out = np.zeros((m * p, m + p), dtype=bool)
+    for i in range(m):
+        for j in range(p):
+            out[i * p + j, [i, m + j]] = True
+    return out
+
+
+def zero_d_and_size_one(x, y):
+    return x * y + np.sin(x) + y[:1]
+
+
+def _zero_d_exact(args):
+    p = np.size(args[1])
+    out = np.zeros((p, 1 + p), dtype=bool)
+    out[:, 0] = True
+    out[np.arange(p), 1 + np.arange(p)] = True
+    out[:, 1] = True
+    return out
+
+
+def reductions(x):
+    return np.concatenate([x.sum(axis=0), np.mean(x, axis=1), [np.max(x)],
+                           np.prod(x, axis=1), np.cumsum(x, axis=1).ravel(),
+                           [np.linalg.norm(x[0])]])
+
+
+def _reductions_exact(args):
+    rows, cols = args[0].shape
+    ids = np.arange(rows * cols).reshape(rows, cols)
+    groups = [list(ids[:, j]) for j in range(cols)] + [list(ids[i]) for i in range(rows)]
+    groups += [list(ids.ravel())] + [list(ids[i]) for i in range(rows)]
+    groups += [list(ids[i, :k + 1]) for i in range(rows) for k in range(cols)]
+    groups += [list(ids[0])]
+    out = np.zeros((len(groups), rows * cols), dtype=bool)
+    for r, g in enumerate(groups):
+        out[r, g] = True
+    return out
+
+
+_MASK = np.array([True, False, True, True, False, False])
+
+
+def slicing_indexing(x):
+    return np.concatenate([x[::2] * x[1::2], x[[0, 3, 3]], x[_MASK] ** 2, x[-1:]])
+
+
+def _slicing_exact(args):
+    n = np.size(args[0])
+    groups = [[i, i + 1] for i in range(0, n, 2)] + [[0], [3], [3]]
+    groups += [[i] for i in np.flatnonzero(_MASK)] + [[n - 1]]
+    return _from_groups(groups, n)
+
+
+def _from_groups(groups, n):
+    out = np.zeros((len(groups), n), dtype=bool)
+    for r, g in enumerate(groups):
+        out[r, g] = True
+    return out
+
+
+def concat_stack(x, y):
+    a = np.stack([x, 2.0 * y])
+    b = np.hstack([x[:2], y])
+    c = np.vstack([x, y]).T
+    return np.concatenate([a.ravel(), b, c.ravel()])
+
+
+def reshape_transpose(x):
+    y = x.reshape(3, 4).T
+    z = np.swapaxes(x.reshape(2, 3, 2), 0, 2)
+    return np.concatenate([y.ravel() * 2.0, z.ravel(), np.ravel(x.reshape(4, 3)[::-1])])
+
+
+def _reshape_exact(args):
+    ids = np.arange(12)
+    order = np.concatenate([ids.reshape(3, 4).T.ravel(),
+                            np.swapaxes(ids.reshape(2, 3, 2), 0, 2).ravel(),
+                            ids.reshape(4, 3)[::-1].ravel()])
+    return np.eye(12, dtype=bool)[order]
+
+
+_BAND = np.diag(np.full(6, 2.0)) + np.diag(np.ones(5), 1) - np.diag(np.ones(5), -1)
+_WIDE = np.arange(1.0, 19.0).reshape(3, 6)
+
+
+def matmul_constant(x):
+    return np.concatenate([_BAND @ x, np.dot(_WIDE, x ** 2), x @ _BAND])
+
+
+def _matmul_exact(args):
+    return np.vstack([_BAND != 0, _WIDE != 0, _BAND.T != 0])
+
+
+def loops(x):
+    y = x.copy()
+    for _ in range(2):
+        y = y + np.roll(y, 1)
+    total = 0.0
+    for i in range(x.shape[0]):
+        total = total + x[i] * y[i]
+    return np.append(y, total)
+
+
+def _loops_exact(args):
+    n = np.size(args[0])
+    step = np.eye(n, dtype=int) + np.roll(np.eye(n, dtype=int), 1, axis=0)
+    y = (step @ step) != 0
+    return np.vstack([y, y.any(axis=0, keepdims=True) | True])
+
+
+def branch_on_a_value(x):
+    if x[0] > 0.7:
+        y = x * 2.0
+    else:
+        y = x[::-1] ** 2
+    return y
+
+
+def _stencil(u):
+    return u[2:] - 2.0 * u[1:-1] + u[:-2]
+
+
+def user_calls(x):
+    return _stencil(x) * 0.5 + _stencil(np.sin(x))
+
+
+def _stencil_exact(args):
+    n = np.size(args[0])
+    out = np.zeros((n - 2, n), dtype=bool)
+    for i in range(n - 2):
+        out[i, i:i + 3] = True
+    return out
+
+
+def lists(x):
+    n = x.shape[0]
+    items = []
+    for i in range(n):
+        items.append(x[i] * x[(i + 1) % n])
+    return np.stack(items)
+
+
+def _lists_exact(args):
+    n = np.size(args[0])
+    return _from_groups([[i, (i + 1) % n] for i in range(n)], n)
+
+
+def roll_flip_pad(x):
+    return np.roll(x, 2) + np.flip(x) * np.pad(x, 1)[1:-1] + np.diff(np.sin(x), prepend=0.0)
+
+
+def _roll_flip_pad_exact(args):
+    n = np.size(args[0])
+    return _from_groups([[(i - 2) % n, n - 1 - i, i] + ([i - 1] if i else [])
+                         for i in range(n)], n)
+
+
+def stencil_writes(u):
+    r = np.zeros_like(u)
+    r[1:-1] = u[2:] - 2 * u[1:-1] + u[:-2]
+    r[0] = u[0]
+    r[-1] = u[-1] ** 2
+    for i in range(1, u.shape[0] - 1):
+        r[i] = r[i] + u[i] ** 3
+    return r
+
+
+def _stencil_writes_exact(args):
+    n = np.size(args[0])
+    return _from_groups([[0]] + [[i - 1, i, i + 1] for i in range(1, n - 1)] + [[n - 1]], n)
+
+
+def brusselator(y, a=1.0, b=3.0, alpha=0.02):
+    n = int(round(np.sqrt(y.size // 2)))
+    u = y[:n * n].reshape(n, n)
+    v = y[n * n:].reshape(n, n)
+    up = np.pad(u, 1, mode="wrap")
+    vp = np.pad(v, 1, mode="wrap")
+    lap_u = up[:-2, 1:-1] + up[2:, 1:-1] + up[1:-1, :-2] + up[1:-1, 2:] - 4 * u
+    lap_v = vp[:-2, 1:-1] + vp[2:, 1:-1] + vp[1:-1, :-2] + vp[1:-1, 2:] - 4 * v
+    du = b + u * u * v - (a + 1) * u + alpha * lap_u
+    dv = a * u - u * u * v + alpha * lap_v
+    return np.concatenate([du.ravel(), dv.ravel()])
+
+
+def brusselator_exact(args):
+    """Each species couples to itself at its 5-point (periodic) stencil and to the other
+    species at the same grid point."""
+    n = int(round(np.sqrt(np.size(args[0]) // 2)))
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    cell = (i * n + j).ravel()
+    rows, cols = [], []
+    for species in (0, 1):
+        base = species * n * n
+        for di, dj in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+            rows.append(base + cell)
+            cols.append(base + (((i + di) % n) * n + (j + dj) % n).ravel())
+        rows.append(base + cell)
+        cols.append((1 - species) * n * n + cell)
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    size = 2 * n * n
+    out = sp.csr_array((np.ones(rows.size, dtype=bool), (rows, cols)), shape=(size, size))
+    out.sum_duplicates()
+    return out
+
+
+def tuple_output(x):
+    return x ** 2, np.sum(x)
+
+
+def where_clip(x):
+    return np.where(x > 0.8, x, 0.1 * x) + np.clip(x, 0.5, 1.0) * (x > 0.3)
+
+
+def scalar_wrt(x, s):
+    return x * s + s ** 2
+
+
+def _scalar_exact(args):
+    n = np.size(args[0])
+    out = np.zeros((n, n + 1), dtype=bool)
+    out[np.arange(n), np.arange(n)] = True
+    out[:, n] = True
+    return out
+
+
+def _pair(rng):
+    return rng.uniform(0.2, 1.5, 4), rng.uniform(0.2, 1.5, 3)
+
+
+JACOBIAN_CASES = [
+    Case("sin_times_x", sin_times_x, (0,), _rand(5), exact=_eye),
+    Case("broadcast_outer", broadcast_outer, (0, 1), _pair, exact=_outer_exact),
+    Case("zero_d_and_size_one", zero_d_and_size_one, (0, 1),
+         lambda rng: (np.array(rng.uniform(0.2, 1.5)), rng.uniform(0.2, 1.5, 3)),
+         exact=_zero_d_exact),
+    Case("reductions", reductions, (0,), _rand(3, 4), exact=_reductions_exact),
+    Case("slicing_indexing", slicing_indexing, (0,), _rand(6), exact=_slicing_exact),
+    Case("concat_stack", concat_stack, (0, 1),
+         lambda rng: (rng.uniform(0.2, 1.5, 3), rng.uniform(0.2, 1.5, 3))),
+    Case("reshape_transpose", reshape_transpose, (0,), _rand(12), exact=_reshape_exact),
+    Case("matmul_constant", matmul_constant, (0,), _rand(6), exact=_matmul_exact),
+    Case("loops", loops, (0,), _rand(5), exact=_loops_exact),
+    Case("branch_on_a_value", branch_on_a_value, (0,), _rand(4), scope="local"),
+    Case("user_calls", user_calls, (0,), _rand(7), exact=_stencil_exact),
+    Case("lists", lists, (0,), _rand(5), exact=_lists_exact),
+    Case("roll_flip_pad", roll_flip_pad, (0,), _rand(6), exact=_roll_flip_pad_exact),
+    Case("stencil_writes", stencil_writes, (0,), _rand(8), exact=_stencil_writes_exact),
+    Case("brusselator", brusselator, (0,), _rand(2 * 5 * 5), exact=brusselator_exact),
+    Case("tuple_output", tuple_output, (0,), _rand(4),
+         exact=lambda args: np.vstack([np.eye(4, dtype=bool), np.ones((1, 4), dtype=bool)])),
+    Case("where_clip", where_clip, (0,), _rand(5), exact=_eye),
+    Case("scalar_wrt", scalar_wrt, (0, 1), lambda rng: (rng.uniform(0.2, 1.5, 4),
+                                                          float(rng.uniform(0.5, 1.5))),
+         exact=_scalar_exact),
+]
+
+
+# -- second order ---------------------------------------------------------------------
+def rosenbrock(x):
+    return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+
+
+def _band(n, width):
+    i, j = np.indices((n, n))
+    return np.abs(i - j) <= width
+
+
+def products(x):
+    return np.sum(x[1:] * x[:-1]) + np.sum(x ** 2)
+
+
+def two_arguments(x, y):
+    return np.sum(np.sin(x) * y)
+
+
+def _two_exact(args):
+    n = np.size(args[0])
+    eye = np.eye(n, dtype=bool)
+    return np.block([[eye, eye], [eye, np.zeros((n, n), dtype=bool)]])
+
+
+def matvec_energy(x):
+    return np.sum(np.exp(_BAND @ x))
+
+
+def linear_parts(x):
+    return np.sum(3.0 * x) + x[0] * x[2] - np.mean(x)
+
+
+def _linear_exact(args):
+    out = np.zeros((5, 5), dtype=bool)
+    out[0, 2] = out[2, 0] = True
+    return out
+
+
+def grouped(x):
+    return np.prod(x[:3]) + np.sum(x[3:]) ** 2 + np.linalg.norm(x[:2])
+
+
+def loop_energy(x):
+    energy = 0.0
+    for i in range(x.shape[0] - 1):
+        energy = energy + (x[i + 1] - x[i]) ** 2
+    return energy
+
+
+def branch_energy(x):
+    if np.sum(x) > 3.0:
+        return np.sum(x ** 3)
+    return np.sum(x[1:] * x[:-1])
+
+
+def division(x):
+    return np.sum(x[1:] / (1.0 + x[:-1] ** 2))
+
+
+def _division_exact(args):
+    out = _band(5, 1)
+    out[4, 4] = False   # x[4] is only ever a numerator: linear in it
+    return out
+
+
+HESSIAN_CASES = [
+    Case("rosenbrock", rosenbrock, (0,), _rand(6), exact=lambda a: _band(6, 1)),
+    Case("products", products, (0,), _rand(6), exact=lambda a: _band(6, 1)),
+    Case("two_arguments", two_arguments, (0, 1),
+         lambda rng: (rng.uniform(0.2, 1.5, 4), rng.uniform(0.2, 1.5, 4)), exact=_two_exact),
+    Case("matvec_energy", matvec_energy, (0,), _rand(6),
+         exact=lambda a: (_BAND.T != 0).astype(int) @ (_BAND != 0).astype(int) != 0),
+    Case("linear_parts", linear_parts, (0,), _rand(5), exact=_linear_exact),
+    Case("grouped", grouped, (0,), _rand(6)),
+    Case("loop_energy", loop_energy, (0,), _rand(5), exact=lambda a: _band(5, 1)),
+    Case("branch_energy", branch_energy, (0,), lambda rng: (rng.uniform(0.2, 1.5, 4),),
+         scope="local"),
+    Case("division", division, (0,), _rand(5), exact=_division_exact),
+]
