@@ -142,6 +142,8 @@ def _shaped_like(value, union, hess, n):
 
 
 # the rule kinds registered into TABLE
+from srcgrad.sparse import pattern_einsum as _einsum  # noqa: E402,F401
 from srcgrad.sparse import pattern_gathers as _gathers  # noqa: E402,F401
+from srcgrad.sparse import pattern_lanes as _lanes  # noqa: E402,F401
 from srcgrad.sparse import pattern_products as _products  # noqa: E402,F401
 from srcgrad.sparse import pattern_reductions as _reductions  # noqa: E402,F401

@@ -20,6 +20,8 @@ class Case:
     make: Callable            # rng -> args
     scope: str = "global"
     exact: Callable | None = None   # args -> the exact boolean pattern
+    tight: bool = False       # equal to the union of the true nonzeros over the points
+    dense_oracle: bool = True   # srcgrad's dense Jacobian computes it too
 
 
 def _rand(*shape):
@@ -267,6 +269,41 @@ def _scalar_exact(args):
     return out
 
 
+_LAPLACIAN = sp.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(6, 6), format="csr")
+
+
+def sparse_constant(u):
+    return _LAPLACIAN @ u + u ** 3
+
+
+_KERNEL = np.array([1.0, 0.0, 2.0])
+_W = np.arange(12.0).reshape(2, 3, 2) * (np.arange(12).reshape(2, 3, 2) % 3 != 0)
+
+
+def multilinear(x):
+    stacked = x.reshape(2, 2, 3)
+    return np.concatenate([np.einsum("ij,j->i", _BAND[:4, :4], x[:4]), (stacked @ _W).ravel(),
+                           np.tensordot(stacked, _W, axes=([2], [1])).ravel(),
+                           np.einsum("i,i->", x, x)[None], np.einsum("ii->i", x[:9].reshape(3, 3)),
+                           np.convolve(x, _KERNEL, mode="same"), np.outer(x[:2], x[2:4]).ravel()])
+
+
+def lanes(x):
+    grid = x.reshape(3, 4)
+    return np.concatenate([np.gradient(x, 0.5), np.concatenate(np.gradient(grid)).ravel(),
+                           sum([x, x ** 2]), sum(grid)])
+
+
+def sorts(x):
+    return np.concatenate([np.sort(x.reshape(3, 4), axis=1).ravel(), np.partition(x, 2)])
+
+
+def _sorts_exact(args):
+    """An element may land anywhere in its lane."""
+    rows = [list(range(4 * (i // 4), 4 * (i // 4) + 4)) for i in range(12)]
+    return _from_groups(rows + [list(range(12))] * 12, 12)
+
+
 def _pair(rng):
     return rng.uniform(0.2, 1.5, 4), rng.uniform(0.2, 1.5, 3)
 
@@ -296,6 +333,11 @@ JACOBIAN_CASES = [
     Case("scalar_wrt", scalar_wrt, (0, 1), lambda rng: (rng.uniform(0.2, 1.5, 4),
                                                           float(rng.uniform(0.5, 1.5))),
          exact=_scalar_exact),
+    Case("sparse_constant", sparse_constant, (0,), _rand(6), dense_oracle=False,
+         exact=lambda args: (_LAPLACIAN != 0).toarray() | np.eye(6, dtype=bool)),
+    Case("multilinear", multilinear, (0,), _rand(12), tight=True),
+    Case("lanes", lanes, (0,), _rand(12), tight=True),
+    Case("sorts", sorts, (0,), _rand(12), exact=_sorts_exact),
 ]
 
 
@@ -354,6 +396,12 @@ def branch_energy(x):
     return np.sum(x[1:] * x[:-1])
 
 
+def multilinear_energy(x):
+    grid = x.reshape(3, 4)
+    return np.einsum("ij,ij->", grid, grid @ _BAND[:4, :4]) + np.sum(np.convolve(x, x[:3])) \
+        + np.sum(np.sort(x) ** 2) + np.sum(np.gradient(x) * x)
+
+
 def division(x):
     return np.sum(x[1:] / (1.0 + x[:-1] ** 2))
 
@@ -377,4 +425,5 @@ HESSIAN_CASES = [
     Case("branch_energy", branch_energy, (0,), lambda rng: (rng.uniform(0.2, 1.5, 4),),
          scope="local"),
     Case("division", division, (0,), _rand(5), exact=_division_exact),
+    Case("multilinear_energy", multilinear_energy, (0,), _rand(12)),
 ]
