@@ -41,8 +41,8 @@ def jacobian_pattern(f, wrt, args, kwargs):
     tuple of indices, or one index) at ``f(*args, **kwargs)``."""
     value, deps, record, n = _sweep(f, wrt, args, kwargs, second_order=False)
     blocks = [pd.rows_of(v, d, n) for v, d in _output_leaves(value, deps)]
-    matrix = sp.vstack(blocks, format="csr") if blocks else pd.empty_rows(0, n)
-    return _pattern(matrix, record)
+    matrix = pd.vstack_rows(blocks) if blocks else pd.empty_rows(0, n)
+    return _pattern(matrix.tocsr(), record)
 
 
 def hessian_pattern(f, wrt, args, kwargs):
@@ -51,9 +51,9 @@ def hessian_pattern(f, wrt, args, kwargs):
     if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
         raise ValueError(f"hessian_pattern needs a scalar-valued function; "
                          f"{getattr(f, '__name__', f)} returned shape {np.shape(value)}")
-    matrix = pd.empty_rows(n, n)
+    matrix = pd.empty_rows(n, n).tocsr()
     for term in (deps.hess if isinstance(deps, Deps) and deps.hess else ()):
-        matrix = matrix + sp.csr_array(term.a.T @ term.b, dtype=bool)
+        matrix = matrix + sp.csr_array(term.a.tocsr().T @ term.b.tocsr(), dtype=bool)
     matrix = sp.csr_array(matrix + matrix.T, dtype=bool)
     matrix.sort_indices()
     return _pattern(matrix, record)

@@ -1,8 +1,8 @@
 """What the generated dependency sweep computes with (``_dep`` in its globals).
 
 A value that depends on the ``n`` wrt elements carries a ``Deps``: ``rows``, a boolean
-``scipy.sparse.csr_array`` of shape ``(value.size, n)`` (row ``i``: the wrt elements
-element ``i`` of the value, C order, depends on), and for a Hessian pattern ``hess``:
+sparse matrix (``Rows``: CSR arrays) of shape ``(value.size, n)`` (row ``i``: the wrt elements
+element ``i`` of the value, C order, depends on; a ``Rows``), and for a Hessian pattern ``hess``:
 the second-order interactions met on the way to it (a frozenset of ``Term``; None when
 only first order is asked). A value that depends on nothing carries ``None``; a list,
 tuple or dict carries a container of the same shape holding its items' ``Deps``.
@@ -114,15 +114,49 @@ def user_location():
 
 
 # -- rows ---------------------------------------------------------------------------
+# Below this many entries an operation is done in NumPy: SciPy's sparse constructors
+# cost ~0.1 ms each, which a loop over elements pays at every step.
+SMALL = 4096
+
+
+class Rows:
+    """A boolean CSR matrix without SciPy's per-object cost: ``indptr``, ``indices``
+    (int64, no column twice in a row) and ``shape``; ``tocsr()`` gives SciPy's."""
+
+    __slots__ = ("indptr", "indices", "shape")
+
+    def __init__(self, indptr, indices, shape):
+        self.indptr, self.indices, self.shape = indptr, indices, shape
+
+    @property
+    def nnz(self):
+        return len(self.indices)
+
+    def tocsr(self):
+        return sp.csr_array((np.ones(len(self.indices), dtype=bool), self.indices,
+                             self.indptr), shape=self.shape)
+
+    @classmethod
+    def from_csr(cls, matrix):
+        """(``matrix``: canonical, as SciPy's sums and products are; or made so)"""
+        matrix = sp.csr_array(matrix)
+        if not matrix.has_canonical_format:
+            matrix.sum_duplicates()
+        matrix.eliminate_zeros()
+        return cls(matrix.indptr, matrix.indices, matrix.shape)
+
+    def row_of_entry(self):
+        return np.repeat(np.arange(self.shape[0], dtype=np.int64), np.diff(self.indptr))
+
+
 def empty_rows(count, n):
-    return sp.csr_array((count, n), dtype=bool)
+    return Rows(np.zeros(count + 1, dtype=np.int64), np.zeros(0, dtype=np.int64), (count, n))
 
 
 def identity_rows(count, n, offset):
     """Rows ``0..count-1`` depending on wrt elements ``offset..offset+count-1``."""
-    indptr = np.arange(count + 1, dtype=np.int64)
-    indices = np.arange(offset, offset + count, dtype=np.int64)
-    return sp.csr_array((np.ones(count, dtype=bool), indices, indptr), shape=(count, n))
+    return Rows(np.arange(count + 1, dtype=np.int64),
+                np.arange(offset, offset + count, dtype=np.int64), (count, n))
 
 
 def _checked(count, n, entries, what):
@@ -132,10 +166,24 @@ def _checked(count, n, entries, what):
                           "to build")
 
 
+def from_pairs(rows, cols, count, n):
+    """The ``Rows`` with entry ``(rows[k], cols[k])`` for each ``k`` (repeats once)."""
+    if len(rows) <= SMALL:
+        keys = np.unique(rows * n + cols)
+        return Rows(np.searchsorted(keys // n if n else keys, np.arange(count + 1)),
+                    keys % n if n else keys, (count, n))
+    matrix = sp.coo_array((np.ones(len(rows), dtype=bool), (rows, cols)), shape=(count, n))
+    return Rows.from_csr(matrix.tocsr())
+
+
 def take_rows(rows, ids):
     """Row ``ids[k]`` of ``rows`` for each ``k`` (an empty row where ``ids[k] < 0``)."""
     ids = np.asarray(ids, dtype=np.int64).ravel()
-    indptr = rows.indptr.astype(np.int64, copy=False)
+    indptr = rows.indptr
+    if len(ids) == 1 and ids[0] >= 0:   # (one element: a loop over elements)
+        start, end = indptr[ids[0]], indptr[ids[0] + 1]
+        return Rows(np.array([0, end - start], dtype=np.int64), rows.indices[start:end],
+                    (1, rows.shape[1]))
     valid = ids >= 0
     safe = np.where(valid, ids, 0)
     starts = indptr[safe]
@@ -145,30 +193,53 @@ def take_rows(rows, ids):
     total = int(new_indptr[-1])
     _checked(len(ids), rows.shape[1], total, "a gathered value")
     where = np.repeat(starts - new_indptr[:-1], counts) + np.arange(total, dtype=np.int64)
-    return sp.csr_array((np.ones(total, dtype=bool), rows.indices[where], new_indptr),
-                        shape=(len(ids), rows.shape[1]))
+    return Rows(new_indptr, rows.indices[where], (len(ids), rows.shape[1]))
 
 
 def union(*matrices):
-    """Elementwise OR of same-shaped boolean matrices."""
-    out = matrices[0]
+    """Elementwise OR of same-shaped ``Rows``."""
+    if len(matrices) == 1:
+        return matrices[0]
+    count, n = matrices[0].shape
+    if count == 1:
+        indices = matrices[0].indices
+        for other in matrices[1:]:
+            indices = np.union1d(indices, other.indices)
+        return Rows(np.array([0, len(indices)], dtype=np.int64), indices, (1, n))
+    if sum(m.nnz for m in matrices) <= SMALL:
+        return from_pairs(np.concatenate([m.row_of_entry() for m in matrices]),
+                          np.concatenate([m.indices for m in matrices]), count, n)
+    total = matrices[0].tocsr()
     for other in matrices[1:]:
-        out = out + other
-    return out
+        total = total + other.tocsr()
+    return Rows.from_csr(total)
+
+
+def replace_row(rows, position, row):
+    """``rows`` with row ``position`` replaced by the single row ``row``."""
+    start, end = rows.indptr[position], rows.indptr[position + 1]
+    indptr = rows.indptr.astype(np.int64, copy=True)
+    indptr[position + 1:] += row.nnz - (end - start)
+    indices = np.concatenate([rows.indices[:start], row.indices, rows.indices[end:]])
+    return Rows(indptr, indices, rows.shape)
+
+
+def vstack_rows(blocks):
+    """``blocks`` (``Rows`` of one width) one above the other."""
+    n = blocks[0].shape[1]
+    offsets = np.cumsum([0] + [b.nnz for b in blocks])
+    indptr = np.concatenate([[0]] + [b.indptr[1:] + o for b, o in zip(blocks, offsets)])
+    indices = np.concatenate([b.indices for b in blocks])
+    return Rows(indptr.astype(np.int64), indices, (sum(b.shape[0] for b in blocks), n))
 
 
 def group_rows(rows, groups, count):
     """Row ``g`` of the result: the OR of the rows ``i`` with ``groups[i] == g`` (rows
     whose group is negative are dropped)."""
     groups = np.asarray(groups, dtype=np.int64).ravel()
-    per_row = np.diff(rows.indptr)
-    target = np.repeat(groups, per_row)
+    target = np.repeat(groups, np.diff(rows.indptr))
     keep = target >= 0
-    out = sp.coo_array((np.ones(int(keep.sum()), dtype=bool),
-                        (target[keep], rows.indices[keep])), shape=(count, rows.shape[1]))
-    out = out.tocsr()
-    out.sum_duplicates()
-    return out
+    return from_pairs(target[keep], rows.indices[keep], count, rows.shape[1])
 
 
 def combine_rows(matrix, rows):
@@ -179,8 +250,7 @@ def combine_rows(matrix, rows):
     matrix.eliminate_zeros()
     estimate = int(np.diff(rows.indptr)[matrix.indices].sum()) if matrix.nnz else 0
     _checked(matrix.shape[0], rows.shape[1], estimate, "a combined value")
-    out = matrix @ rows
-    return sp.csr_array(out, dtype=bool)
+    return Rows.from_csr(matrix @ rows.tocsr())
 
 
 def size_of(value):
@@ -232,6 +302,18 @@ def made(rows, inputs, terms=()):
     if rows.nnz == 0 and not hess:
         return None
     return Deps(rows, hess)
+
+
+def selected_ids(value, key):
+    """The element ids ``value[key]`` selects (an integer key without building them all)."""
+    shape = np.shape(value)
+    if isinstance(key, (int, np.integer)) and len(shape) == 1:
+        return np.array(int(key) % shape[0]) if shape[0] else np.zeros(0, dtype=np.int64)
+    if isinstance(key, tuple) and len(key) == len(shape) and shape and \
+            all(isinstance(k, (int, np.integer)) for k in key):
+        return np.array(np.ravel_multi_index(tuple(int(k) % s for k, s in zip(key, shape)),
+                                             shape))
+    return element_ids(value)[key]
 
 
 def element_ids(value, start=0):

@@ -16,7 +16,6 @@ where each output element comes from.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from srcgrad.sparse import pattern_deps as pd
 from srcgrad.sparse.pattern_deps import Deps
@@ -66,7 +65,7 @@ def gather(func, linear, ans, values, deps):
             call[p] = ids_for(values[p], deps.get(p))
     ids = call_with(func, call)
     n = inputs[0].n
-    stacked = sp.vstack([pd.rows_of(v, d, n) for v, d in blocks], format="csr")
+    stacked = pd.vstack_rows([pd.rows_of(v, d, n) for v, d in blocks])
     hess = pd.merged_hess(inputs)
     return _taken(ids, stacked, hess)
 

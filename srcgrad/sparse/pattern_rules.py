@@ -45,8 +45,18 @@ def register(*names):
 
 def pattern_rule(rule):
     """The pattern rule of a rule-table row, or None (dense fallback)."""
+    from srcgrad.rules import REGISTRY
+
     found = TABLE.get(rule.name)
-    return found if found is not None else _derived(_elementwise_key(rule))
+    if found is not None:
+        return found
+    key = (rule.name, REGISTRY.generation)   # rows are edited only through the registry
+    if key not in _ELEMENTWISE:
+        _ELEMENTWISE[key] = _derived(_elementwise_key(rule))
+    return _ELEMENTWISE[key]
+
+
+_ELEMENTWISE: dict = {}
 
 
 def _elementwise_key(rule):

@@ -55,8 +55,7 @@ def getitem(value, deps, key):
         return None
     if _is_container(value) and not isinstance(deps, Deps):
         return deps.get(key) if isinstance(deps, dict) else deps[key]
-    ids = pd.element_ids(value)[key]
-    rows = pd.take_rows(deps.rows, ids)
+    rows = pd.take_rows(deps.rows, pd.selected_ids(value, key))
     return pd.made(rows, [deps])
 
 
@@ -72,14 +71,15 @@ def setitem(value, deps, key, item, item_deps):
         return None
     size = pd.size_of(value)
     rows = pd.rows_of(value, deps, n)
-    written = pd.element_ids(value)[key]
+    written = pd.selected_ids(value, key)
+    if np.size(written) == 1 and pd.size_of(item) == 1:   # one element: spliced in
+        row = pd.rows_of(item, item_deps, n)
+        return pd.made(pd.replace_row(rows, int(np.ravel(written)[0]), row), [deps, item_deps])
     item_rows = pd.broadcast_rows(pd.rows_of(item, item_deps, n), np.shape(item),
                                   np.shape(written))
     source = np.arange(size, dtype=np.int64)
     source[np.ravel(written)] = size + np.arange(np.size(written), dtype=np.int64)
-    import scipy.sparse as sp
-
-    stacked = sp.vstack([rows, item_rows], format="csr")
+    stacked = pd.vstack_rows([rows, item_rows])
     return pd.made(pd.take_rows(stacked, source), [deps, item_deps])
 
 

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 import srcgrad as sg
 from srcgrad.sparse import pattern_rules
 from srcgrad.sparse.pattern import hessian_pattern, jacobian_pattern
+from tests.sparse import hessian_programs
 from tests.sparse import pattern_programs as programs
 
 POINTS = 3
@@ -86,7 +87,7 @@ def test_jacobian_pattern_contains_the_jacobian(case):
         assert (first.matrix != sp.csr_array(seen)).nnz == 0, case.name
 
 
-@pytest.mark.parametrize("case", programs.HESSIAN_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", hessian_programs.HESSIAN_CASES, ids=lambda c: c.name)
 def test_hessian_pattern_contains_the_hessian(case):
     rng = np.random.default_rng(11)
     for _point in range(POINTS):
@@ -148,7 +149,7 @@ def test_a_planted_bad_rule_is_caught(monkeypatch, name, planted, case):
 
 
 def test_a_planted_rule_without_pairs_is_caught(monkeypatch):
-    case = next(c for c in programs.HESSIAN_CASES if c.name == "products")
+    case = next(c for c in hessian_programs.HESSIAN_CASES if c.name == "products")
     args = case.make(np.random.default_rng(5))
     monkeypatch.setitem(pattern_rules.TABLE, "numpy.multiply", _without_pairs)
     found = hessian_pattern(case.f, case.wrt, args, {})
