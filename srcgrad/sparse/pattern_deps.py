@@ -42,6 +42,11 @@ class Deps:
         return f"Deps({self.rows.shape[0]} x {self.rows.shape[1]}, nnz={self.rows.nnz})"
 
 
+# what a rule's helper returns for a case it does not cover (None means "depends on
+# nothing"): the rule then falls back to dense
+UNCOVERED = type("Uncovered", (), {"__repr__": lambda self: "UNCOVERED"})()
+
+
 class Term:
     """A second-order interaction: every wrt element of ``a``'s row ``i`` with every one
     of ``b``'s row ``i`` (the Hessian pattern gets ``a.T @ b`` and its transpose)."""

@@ -28,19 +28,19 @@ def _may_be_nonzero(value, deps):
 
 
 def einsum_pattern(ans, in_specs, out_spec, operands, deps):
-    """The ``Deps`` of ``ans = einsum(in_specs -> out_spec, *operands)``, or None when
-    it cannot be found here (a caller falls back to dense)."""
+    """The ``Deps`` of ``ans = einsum(in_specs -> out_spec, *operands)``, or
+    ``UNCOVERED`` where it cannot be found here (a caller falls back to dense)."""
     sizes = {}
     for spec, op in zip(in_specs, operands):
         if len(spec) != np.ndim(op):
-            return None
+            return pd.UNCOVERED
         for letter, size in zip(spec, np.shape(op)):
             if sizes.setdefault(letter, size) != size:
-                return None
+                return pd.UNCOVERED
     letters = sorted(sizes)
     total = int(np.prod([sizes[c] for c in letters], dtype=np.int64))
     if total > MAX_GRID or any(c not in sizes for c in out_spec):
-        return None
+        return pd.UNCOVERED
     grid = np.indices([sizes[c] for c in letters]).reshape(len(letters), -1) \
         if letters else np.zeros((0, 1), dtype=np.int64)
     where = {c: grid[i] for i, c in enumerate(letters)}
@@ -53,7 +53,7 @@ def einsum_pattern(ans, in_specs, out_spec, operands, deps):
     out_ids = flat(out_spec)
     out_size = int(np.prod([sizes[c] for c in out_spec], dtype=np.int64))
     if out_size != pd.size_of(ans):
-        return None
+        return pd.UNCOVERED
     ids = [flat(spec) for spec in in_specs]
     keep = np.ones(out_ids.size, dtype=bool)
     for op, d, k in zip(operands, deps, ids):
@@ -80,7 +80,7 @@ def _einsum(ans, values, deps):
     slots = [s for s in _SLOTS if s in values]
     operands = [values[s] for s in slots]
     odeps = [deps.get(s) for s in slots]
-    found = None
+    found = pd.UNCOVERED
     if isinstance(spec, str) and "..." not in spec:
         spec = spec.replace(" ", "")
         inputs, _, output = spec.partition("->")
@@ -90,7 +90,7 @@ def _einsum(ans, values, deps):
             output = "".join(sorted(c for c in set(joined) if joined.count(c) == 1))
         if len(in_specs) == len(operands):
             found = einsum_pattern(ans, in_specs, output, operands, odeps)
-    if found is None and any(d is not None for d in odeps):
+    if found is pd.UNCOVERED:
         return dense(ans, deps, f"np.einsum at {pd.user_location()} (with '...', "
                                 "broadcasting, or too large a grid): dense")
     return found

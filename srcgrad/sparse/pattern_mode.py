@@ -181,6 +181,13 @@ class PatternMode(ForwardMode):
                 keyword.value = syntax.const(None)
         return new
 
+    def mirrored_call(self, call, state):
+        new = super().mirrored_call(call, state)
+        if call.func.attr == "extend":   # one entry per item extended with
+            new.args = [syntax.quote_expr("_dep.item_deps(d, xs)", d=d, xs=a)
+                        for d, a in zip(new.args, call.args)]
+        return new
+
     def dynamic_call(self, stmt, info, target, call, state):
         out = super().dynamic_call(stmt, info, target, call, state)
         _rename(out[-1].value)

@@ -45,10 +45,11 @@ def _as_2d(value, column):
 
 
 def matrix_product(ans, a, b, da, db):
-    """The rows of ``ans = a @ b`` for operands of one or two dimensions."""
+    """The ``Deps`` of ``ans = a @ b`` for operands of one or two dimensions (else
+    ``UNCOVERED``)."""
     a2, b2 = _as_2d(a, column=False), _as_2d(b, column=True)
     if a2 is None or b2 is None or a2.shape[1] != b2.shape[0]:
-        return None
+        return pd.UNCOVERED
     (m, k), p = a2.shape, b2.shape[1]
     inputs = [d for d in (da, db) if d is not None]
     parts = []
@@ -60,7 +61,7 @@ def matrix_product(ans, a, b, da, db):
         parts.append(pd.combine_rows(kb, da.rows))
     rows = pd.union(*parts)
     if rows.shape[0] != pd.size_of(ans):
-        return None
+        return pd.UNCOVERED
     terms = ()
     if da is not None and db is not None and pd.merged_hess(inputs) is not None:
         by_column = pd.group_rows(da.rows, np.broadcast_to(np.arange(k), (m, k)), k)
@@ -78,9 +79,9 @@ def _product(first, second, batched):
         if np.ndim(a) == 0 or np.ndim(b) == 0:   # np.dot with a number: elementwise
             return _scaled(ans, a, b, da, db)
         found = matrix_product(ans, a, b, da, db)
-        if found is None and batched and not (sp.issparse(a) or sp.issparse(b)):
+        if found is pd.UNCOVERED and batched and not (sp.issparse(a) or sp.issparse(b)):
             found = batched_matmul(ans, a, b, da, db)
-        if found is None:
+        if found is pd.UNCOVERED:
             return dense(ans, deps, f"a product of arrays of {np.ndim(a)} and {np.ndim(b)} "
                                     f"dimensions at {pd.user_location()} has no pattern "
                                     "rule: dense")
@@ -98,16 +99,23 @@ def _scaled(ans, a, b, da, db):
     return pd.made(pd.union(*rows), inputs, terms)
 
 
+def _or_dense(found, ans, deps, what):
+    if found is pd.UNCOVERED:
+        return dense(ans, deps, f"{what} at {pd.user_location()}: dense")
+    return found
+
+
 def _outer(ans, values, deps):
     a, b = np.ravel(values["a"]), np.ravel(values["b"])
-    return matrix_product(ans, a.reshape(-1, 1), b.reshape(1, -1), deps.get("a"),
-                          deps.get("b"))
+    return _or_dense(matrix_product(ans, a.reshape(-1, 1), b.reshape(1, -1), deps.get("a"),
+                                    deps.get("b")), ans, deps, "np.outer")
 
 
 def _inner_1d(ans, values, deps):
     a, b = values["a"], values["b"]
     if np.ndim(a) == 1 and np.ndim(b) == 1:
-        return matrix_product(ans, a, b, deps.get("a"), deps.get("b"))
+        return _or_dense(matrix_product(ans, a, b, deps.get("a"), deps.get("b")), ans, deps,
+                         "np.inner")
     return dense(ans, deps, f"np.inner/np.vdot of arrays of more than one dimension at "
                             f"{pd.user_location()} has no pattern rule: dense")
 
@@ -127,7 +135,7 @@ def _tensordot(ans, values, deps):
     out = [c for c in a_spec if c not in summed] + [c for c in b_spec if c not in summed]
     found = einsum_pattern(ans, ["".join(a_spec), "".join(b_spec)], "".join(out), [a, b],
                            [deps.get("a"), deps.get("b")])
-    if found is None:
+    if found is pd.UNCOVERED:
         return dense(ans, deps, f"np.tensordot at {pd.user_location()}: dense")
     return found
 

@@ -1,0 +1,59 @@
+"""The dependency sweep on the corpus programs: the Jacobian's pattern holds every
+nonzero of the Jacobian, checked against central differences along each input element
+(an oracle independent of srcgrad) and against ``sg.jacfwd``. A deterministic sample
+(every fifth program) runs by default; ``--corpus-patterns-full`` runs every program."""
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from srcgrad.sparse.pattern import jacobian_pattern
+from tests.corpus.test_corpus import SCALAR_CASES, VECTOR_CASES
+
+_EVERY = 5
+
+
+def _params():
+    found = []
+    for n, case in enumerate(SCALAR_CASES + VECTOR_CASES):
+        if case.xfail or case.rejected:
+            continue
+        marks = [pytest.mark.corpus_patterns_full] if n % _EVERY else []
+        for index in case.wrt:
+            arg = case.args[index]
+            if isinstance(arg, (float, np.ndarray)) and np.asarray(arg).dtype.kind == "f":
+                found.append(pytest.param(case, index, id=f"{case.id}-wrt{index}",
+                                          marks=marks))
+    return found
+
+
+def _central_differences(case, index, eps=1e-6):
+    x = np.asarray(case.args[index], dtype=float)
+    columns = []
+    for k in range(x.size):
+        step = np.zeros(x.size)
+        step[k] = eps
+
+        def at(sign, step=step):
+            args = case.fresh_args()
+            moved = x + sign * step.reshape(x.shape)
+            args[index] = moved if x.ndim else float(moved)
+            return np.ravel(np.asarray(case.fn(*args), dtype=float))
+
+        columns.append((at(1) - at(-1)) / (2 * eps))
+    return np.stack(columns, axis=1)
+
+
+@pytest.mark.parametrize("case, index", _params())
+def test_the_pattern_holds_the_jacobian(case, index):
+    try:
+        jacobian = np.asarray(sg.jacfwd(case.fn, wrt=index)(*case.fresh_args()))
+    except (sg.TransformError, NotImplementedError):
+        pytest.skip("forward mode refuses this program")
+    for _ in range(2):
+        found = jacobian_pattern(case.fn, (index,), tuple(case.fresh_args()), {})
+        pattern = found.matrix.toarray()
+        assert found.scope in ("global", "local")
+        assert not (np.reshape(jacobian, pattern.shape) != 0)[~pattern].any(), found.reasons
+        fd = _central_differences(case, index)
+        assert not (np.abs(fd) > 1e-5)[~pattern].any(), found.reasons
