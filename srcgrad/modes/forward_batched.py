@@ -38,7 +38,7 @@ _BATCH_HELPERS = frozenset({"lift", "batch_zeros", "batch_broadcast", "map_colum
                             "stored_derivative", "in_dtype_of", "tangent_pairs",
                             "batched_dynamic_jvp", "batch_matmul", "batch_join",
                             "cast_tangent", "batch_reshape", "batch_transpose",
-                            "batch_outer"})
+                            "batch_outer", "batch_roll"})
 
 
 class NotBatchable(Exception):
@@ -136,6 +136,12 @@ def _batched_form(expr, tangent_names):
     if dotted == "np.outer" and len(args) == 2 and not keywords \
             and is_dot(args[0]) != is_dot(args[1]):
         return _call("_sg.batch_outer", [args[0], args[1], syntax.const(is_dot(args[0]))])
+    if dotted == "np.roll" and 2 <= len(args) + len(keywords) <= 3 and args \
+            and is_dot(args[0]) and set(keywords) <= {"shift", "axis"}:
+        options = dict(zip(("shift", "axis"), args[1:]), **keywords)
+        if "shift" in options:
+            return _call("_sg.batch_roll", [args[0], options["shift"],
+                                            options.get("axis", syntax.const(None))])
     if dotted == "np.transpose" and len(args) == 1 and not keywords and is_dot(args[0]):
         return _call("_sg.batch_transpose", [args[0]])
     method = expr.func.attr if isinstance(expr.func, gast.Attribute) \

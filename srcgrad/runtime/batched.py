@@ -11,7 +11,8 @@ import numpy as np
 
 __all__ = ["lift", "batch_zeros", "batch_broadcast", "map_columns", "batch_size",
            "batch_index", "batch_reduce", "batched_dynamic_jvp", "UnbatchedCall",
-           "batch_matmul", "batch_join", "batch_reshape", "batch_transpose", "batch_outer"]
+           "batch_matmul", "batch_join", "batch_reshape", "batch_transpose", "batch_outer",
+           "batch_roll"]
 
 _NDARRAY = np.ndarray
 
@@ -125,6 +126,18 @@ def batch_transpose(tangent):
     tangent = np.asarray(tangent)
     ndim = tangent.ndim - 1
     return tangent.transpose(tuple(range(ndim - 1, -1, -1)) + (ndim,))
+
+
+def batch_roll(tangent, shift, axis=None):
+    """``np.roll(t, shift, axis)`` of every direction: the primal's axes (negative ones
+    counted from the primal's last); with no axis (a roll of the flattened array) one
+    direction at a time."""
+    if axis is None or type(tangent) is not _NDARRAY:
+        return map_columns(lambda t: np.roll(t, shift, axis), tangent)
+    ndim = tangent.ndim - 1   # (the primal's roll ran first: its axes are in range)
+    if isinstance(axis, (tuple, list)):
+        return np.roll(tangent, shift, tuple(a % ndim for a in axis))
+    return np.roll(tangent, shift, axis % ndim)
 
 
 def batch_outer(a, b, tangent_first):
