@@ -30,6 +30,8 @@ _EXPORTS = {
     **{name: ("srcgrad.api.higher", name) for name in ("hessian", "hessp", "hvp", "jvp")},
     **{name: ("srcgrad.api.jacobians", name) for name in
        ("elementwise_grad", "jacfwd", "jacobian", "jacrev")},
+    **{name: ("srcgrad.api.sparse", name) for name in
+       ("hessian_sparsity", "jacobian_sparsity")},
     **{name: ("srcgrad.api.custom", name) for name in ("custom_jvp", "custom_vjp")},
     **{name: ("srcgrad.api.checkpointing", name) for name in ("checkpoint", "checkpoint_loop")},
     **{name: ("srcgrad.rules.public", name) for name in ("defelementwise", "defrule")},
@@ -92,6 +94,8 @@ if TYPE_CHECKING:
     from srcgrad.api.jacobians import jacfwd as jacfwd
     from srcgrad.api.jacobians import jacobian as jacobian
     from srcgrad.api.jacobians import jacrev as jacrev
+    from srcgrad.api.sparse import hessian_sparsity as hessian_sparsity
+    from srcgrad.api.sparse import jacobian_sparsity as jacobian_sparsity
     from srcgrad.eager import GradientTape as GradientTape
     from srcgrad.eager import Tensor as Tensor
     from srcgrad.eager import Variable as Variable
@@ -144,6 +148,7 @@ __all__ = [
     "differentiable", "exec_source", "grad", "source", "stop_gradient", "value_and_grad",
     "vjp",
     "hessian", "hessp", "hvp", "jacobian", "jacfwd", "jacrev", "elementwise_grad", "jvp",
+    "jacobian_sparsity", "hessian_sparsity",
     "checkpoint", "checkpoint_loop", "custom_jvp", "custom_vjp",
     "GradientTape", "Tensor", "Variable", "constant", "gradients_function",
     "implicit_gradients", "implicit_value_and_gradients", "make_vjp",

@@ -198,11 +198,21 @@ def _inputs(fn, bound, names, args):
 
 @api_boundary
 def hessian(f: Function, wrt: Wrt = api.FIRST, *,
-            argnums: int | Sequence[int] | None = None) -> Function:
+            argnums: int | Sequence[int] | None = None, sparse: bool = False) -> Function:
     """A function with ``f``'s signature returning the dense Hessian of ``f``'s scalar
     output w.r.t. ``wrt``, shaped input shape + input shape (for a tuple ``wrt``, a tuple
     of tuples of blocks), built column by column from Hessian-vector products.
-    ``wrt``, ``argnums`` as for ``sg.grad``."""
+    ``wrt``, ``argnums`` as for ``sg.grad``.
+
+    With ``sparse=True``, a ``scipy.sparse.csr_array`` over the ``wrt`` arguments'
+    elements (C order, concatenated), from the pattern found in the source and a star
+    colouring: one Hessian-vector product per colour (``srcgrad.api.sparse``)."""
+    if sparse:
+        from srcgrad.api.sparse import sparse_hessian
+
+        return derivative(sparse_hessian(f, api.wrt_or_argnums(wrt, argnums)),
+                          "srcgrad.api.higher.hessian", f, wrt=wrt, argnums=argnums,
+                          sparse=True)
     fn, bound, names, single = _resolve(f, wrt, argnums)
     product = hvp(f, names)
 

@@ -31,12 +31,23 @@ from srcgrad.runtime import core
 
 @api_boundary
 def jacobian(f: Function, wrt: Wrt = api.FIRST, *,
-             argnums: int | Sequence[int] | None = None) -> Function:
+             argnums: int | Sequence[int] | None = None, sparse: bool = False) -> Function:
     """A function with ``f``'s signature returning the dense Jacobian of ``f``'s output
     w.r.t. ``wrt``, shaped output shape + input shape (a tuple of them for a tuple
     ``wrt``; pytrees nest as the output around the input). Uses forward mode when the
     inputs have fewer elements than the output, reverse otherwise. ``wrt``, ``argnums``
-    as for ``sg.grad``."""
+    as for ``sg.grad``.
+
+    With ``sparse=True``, a ``scipy.sparse.csr_array``: rows the output's elements (C
+    order; a tuple output's items concatenated), columns the ``wrt`` arguments' elements
+    (C order, concatenated), from the pattern found in the source and a colouring, both
+    kept per argument shapes (``srcgrad.api.sparse``; docs/sparse.md)."""
+    if sparse:
+        from srcgrad.api.sparse import sparse_jacobian
+
+        return derivative(sparse_jacobian(f, api.wrt_or_argnums(wrt, argnums)),
+                          "srcgrad.api.jacobians.jacobian", f, wrt=wrt, argnums=argnums,
+                          sparse=True)
     return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), None),
                       "srcgrad.api.jacobians.jacobian", f, wrt=wrt, argnums=argnums)
 

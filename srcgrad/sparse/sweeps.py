@@ -1,0 +1,194 @@
+"""The compressed products a sparse Jacobian or Hessian is decompressed from, by the
+generated derivative code:
+
+- ``forward_columns``: ``B = J @ S`` in one sweep of the batched forward mode (every
+  column of ``S`` a tangent direction), or one ``jvp`` per column where the function has
+  no batched form (a tuple output, keyword arguments, a construct the batched mode
+  refuses);
+- ``reverse_rows``: ``B = S.T @ J`` by one forward sweep and one backward sweep per
+  column of ``S`` (``vjp``'s ``backward`` may be called again and again);
+- ``hessian_columns``: ``B = H @ S`` by one Hessian-vector product (forward over the
+  generated gradient) per column of ``S``.
+
+Arrays are flattened in C order; the ``wrt`` arguments are concatenated in ``wrt``'s
+order, a tuple output's items in theirs (``Inputs``, ``flatten_outputs``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from srcgrad.api import functional as api
+from srcgrad.runtime import core
+from srcgrad.runtime.batched import UnbatchedCall
+
+# Tangents of at most about this many elements per batched sweep (more colours than
+# that go in chunks of columns).
+CHUNK_ELEMENTS = 1 << 24
+
+
+@dataclass
+class Inputs:
+    """The ``wrt`` arguments' values (as arrays of a float or complex dtype)."""
+    arrays: list
+
+    @property
+    def size(self):
+        return sum(x.size for x in self.arrays)
+
+    @property
+    def complex(self):
+        return any(x.dtype.kind == "c" for x in self.arrays)
+
+    def split(self, vector, scalar_as_float=True):
+        """``vector`` (length ``size``, optionally with trailing axes) cut into one piece
+        per argument, each shaped like it (plus the trailing axes)."""
+        pieces, start = [], 0
+        for x in self.arrays:
+            piece = vector[start:start + x.size].reshape(x.shape + vector.shape[1:])
+            if scalar_as_float and piece.ndim == 0:
+                piece = piece[()]
+            pieces.append(piece)
+            start += x.size
+        return pieces
+
+
+def wrt_inputs(names, positions, args, kwargs, what):
+    """The ``wrt`` arguments (``names``, at ``positions`` among the parameters), each an
+    array or a number (not a container), as arrays with a float or complex dtype
+    (integers and bools become float64)."""
+    arrays = []
+    for name, index in zip(names, positions):
+        if index < len(args):
+            value = args[index]
+        elif name in kwargs:
+            value = kwargs[name]
+        else:
+            raise TypeError(f"{what}: argument {name!r} is missing")
+        if isinstance(value, (list, tuple, dict)) or not _is_number_like(value):
+            raise TypeError(f"{what}: argument {name!r} is a {type(value).__name__}; a sparse "
+                            f"Jacobian or Hessian takes arrays or numbers as wrt arguments")
+        x = np.asarray(value)
+        if x.dtype.kind not in "fc":
+            x = x.astype(np.float64)
+        arrays.append(x)
+    return Inputs(arrays)
+
+
+def _is_number_like(value):
+    return isinstance(value, (np.ndarray, np.generic, int, float, complex)) \
+        and np.asarray(value).dtype.kind in "fciub"
+
+
+def flatten_outputs(value, what):
+    """A function's output (an array, a number, or a tuple or list of them) as one
+    vector: each item flattened in C order, the items concatenated."""
+    items = list(value) if isinstance(value, (tuple, list)) else [value]
+    flat = []
+    for item in items:
+        if not _is_number_like(item):
+            raise TypeError(f"{what} needs an output that is an array, a number, or a "
+                            f"tuple of them; got a {type(item).__name__}")
+        flat.append(np.ravel(np.asarray(item)))
+    if not flat:
+        return np.zeros(0)
+    return np.concatenate(flat)
+
+
+def forward_columns(f, names, single, args, kwargs, inputs, seeds):
+    """``B = J @ seeds`` (``m x k``) and the flattened value."""
+    batched = None if kwargs else _batched(f, names, args, inputs, seeds)
+    if batched is not None:
+        return batched
+    from srcgrad.api.higher import jvp
+
+    jvp_fn = jvp(f, names[0] if single else names)
+    columns, value = [], None
+    for k in range(seeds.shape[1]):
+        tangents = inputs.split(seeds[:, k])
+        value, tangent = jvp_fn(*args, tangents[0] if single else tuple(tangents), **kwargs)
+        columns.append(flatten_outputs(core.restructure(tangent, value), "sg.jacobian"))
+    flat = flatten_outputs(value, "sg.jacobian")
+    return flat, _stack(columns, flat.size, axis=1)
+
+
+def _batched(f, names, args, inputs, seeds):
+    """One batched forward sweep per chunk of columns, or None where the function has
+    no batched form (or its output is not one array)."""
+    from srcgrad.api.batched_columns import _run
+    from srcgrad.api.higher import _primals
+    from srcgrad.compiler.forward_batched import batched_forward_unit
+
+    if api.into_varargs(f, names) is not None:
+        return None
+    fn, bound = api._target(f)
+    unit = batched_forward_unit(fn, tuple(names))
+    if unit is None:
+        return None
+    primals = _primals(bound, args)
+    k = seeds.shape[1]
+    step = max(1, CHUNK_ELEMENTS // max(1, 2 * inputs.size))
+    blocks, value = [], None
+    for start in range(0, k, step):
+        tangents = inputs.split(seeds[:, start:start + step], scalar_as_float=False)
+        try:
+            value, out = _run(unit, primals, tangents)
+        except UnbatchedCall:   # a call through a value without a batched form
+            return None
+        width = min(step, k - start)
+        if isinstance(value, (tuple, list, bool)) or not _is_number_like(value) \
+                or np.shape(out) != np.shape(value) + (width,):
+            return None
+        blocks.append(np.reshape(out, (np.size(value), width)))
+    flat = np.ravel(np.asarray(value))
+    return flat, np.concatenate(blocks, axis=1) if len(blocks) > 1 else blocks[0]
+
+
+def reverse_rows(f, names, single, args, kwargs, seeds):
+    """``B = seeds.T @ J`` (``k x n``) and the flattened value: one forward sweep, then
+    one backward sweep per column of ``seeds`` (a cotangent of the output)."""
+    value, backward = api.vjp(f, names[0] if single else names)(*args, **kwargs)
+    flat = flatten_outputs(value, "sg.jacobian")
+    rows = []
+    for k in range(seeds.shape[1]):
+        cotangent = _like_output(value, seeds[:, k])
+        grads = backward(cotangent)
+        rows.append(np.concatenate([np.ravel(g) for g in ((grads,) if single else grads)])
+                    if names else np.zeros(0))
+    return flat, _stack(rows, 0, axis=0)
+
+
+def _like_output(value, vector):
+    """``vector`` shaped as the output (a tuple for a tuple; a float for a number)."""
+    items = list(value) if isinstance(value, (tuple, list)) else [value]
+    pieces, start = [], 0
+    for item in items:
+        size = np.size(item)
+        piece = vector[start:start + size].reshape(np.shape(item))
+        pieces.append(piece if piece.ndim else float(piece))
+        start += size
+    if isinstance(value, (tuple, list)):
+        return type(value)(pieces) if isinstance(value, list) else tuple(pieces)
+    return pieces[0]
+
+
+def hessian_columns(f, names, single, args, kwargs, inputs, seeds):
+    """``B = H @ seeds`` (``n x k``): one Hessian-vector product per column."""
+    from srcgrad.api.higher import hvp
+
+    hvp_fn = hvp(f, names[0] if single else names)
+    columns = []
+    for k in range(seeds.shape[1]):
+        vectors = inputs.split(seeds[:, k])
+        product = hvp_fn(*args, vectors[0] if single else tuple(vectors), **kwargs)
+        columns.append(np.concatenate([np.ravel(p) for p in
+                                       ((product,) if single else product)]))
+    return _stack(columns, inputs.size, axis=1)
+
+
+def _stack(vectors, size, axis):
+    if not vectors:
+        return np.zeros((size, 0) if axis == 1 else (0, size))
+    return np.stack(vectors, axis=axis)
