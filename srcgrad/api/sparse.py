@@ -124,11 +124,16 @@ class _Target:
     def inputs(self, args, kwargs):
         return sweeps.wrt_inputs(self.names, self.positions, args, kwargs, self.what)
 
+    @property
+    def indices(self):
+        """``wrt`` as positional indices, as the pattern finder takes it."""
+        return self.positions[0] if self.single else self.positions
+
     def jacobian_pattern(self, args, kwargs):
-        return _pattern_finder().jacobian_pattern(self.f, self.wrt, args, kwargs)
+        return _pattern_finder().jacobian_pattern(self.f, self.indices, args, kwargs)
 
     def hessian_pattern(self, args, kwargs):
-        return _pattern_finder().hessian_pattern(self.f, self.wrt, args, kwargs)
+        return _pattern_finder().hessian_pattern(self.f, self.indices, args, kwargs)
 
 
 def _pattern_finder():

@@ -91,6 +91,8 @@ def jacobian_compression(pattern, kinds=("columns", "rows")) -> Compression:
     """Colour ``pattern`` (``m x n`` bool) by columns and by rows (those in ``kinds``)
     and keep the one with fewer colours (columns on a tie: one batched sweep)."""
     p = _structure(pattern)
+    if "columns" in kinds and p.shape[0] == p.shape[1] and not (p != p.T).nnz:
+        kinds = ("columns",)   # a symmetric pattern: its rows colour as its columns
     best = None
     for kind in kinds:
         colours = colouring.column_colouring(p) if kind == "columns" \

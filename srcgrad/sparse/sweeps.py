@@ -121,8 +121,8 @@ def _batched(f, names, args, inputs, seeds):
     from srcgrad.api.higher import _primals
     from srcgrad.compiler.forward_batched import batched_forward_unit
 
-    if api.into_varargs(f, names) is not None:
-        return None
+    # (``names`` are named parameters holding arrays or numbers: never ``*args``,
+    # which ``wrt_inputs`` refuses as a tuple)
     fn, bound = api._target(f)
     unit = batched_forward_unit(fn, tuple(names))
     if unit is None:

@@ -1,7 +1,7 @@
-"""A stand-in for ``srcgrad.sparse.pattern`` where it is not there: the pattern at the
-point, read from the dense derivative's nonzeros (scope "local")."""
+"""Dense derivatives as one matrix (output elements x wrt elements), and a pattern
+finder of the tests' own for ``srcgrad.api.sparse``'s bookkeeping: the pattern at the
+point, read from the dense derivative's nonzeros."""
 
-import sys
 import types
 from dataclasses import dataclass
 
@@ -40,20 +40,20 @@ def dense_hessian(blocks, inputs, wrt_tuple):
 def _inputs(f, wrt, args):
     import inspect
     params = list(inspect.signature(f).parameters)
-    names = (wrt,) if isinstance(wrt, str) else wrt
-    return [np.asarray(args[params.index(n)]) for n in names]
+    items = (wrt,) if isinstance(wrt, (str, int)) else wrt
+    return [np.asarray(args[w if isinstance(w, int) else params.index(w)]) for w in items]
 
 
 def jacobian_pattern(f, wrt, args, kwargs):
     value = f(*args, **kwargs)
     dense = dense_matrix(sg.jacobian(f, wrt)(*args, **kwargs), value, _inputs(f, wrt, args),
-                         not isinstance(wrt, str))
+                         not isinstance(wrt, (str, int)))
     return Pattern(sp.csr_array(dense != 0), "local", ("the dense Jacobian at the point",))
 
 
 def hessian_pattern(f, wrt, args, kwargs):
     dense = dense_hessian(sg.hessian(f, wrt)(*args, **kwargs), _inputs(f, wrt, args),
-                          not isinstance(wrt, str))
+                          not isinstance(wrt, (str, int)))
     return Pattern(sp.csr_array((dense != 0) | (dense.T != 0)), "local",
                    ("the dense Hessian at the point",))
 
@@ -63,11 +63,3 @@ def module():
     made.Pattern, made.jacobian_pattern, made.hessian_pattern = \
         Pattern, jacobian_pattern, hessian_pattern
     return made
-
-
-def install(monkeypatch):
-    """The real module where it exists, else this one."""
-    try:
-        import srcgrad.sparse.pattern  # noqa: F401
-    except ImportError:
-        monkeypatch.setitem(sys.modules, "srcgrad.sparse.pattern", module())

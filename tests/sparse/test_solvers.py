@@ -13,12 +13,6 @@ from scipy.optimize import least_squares, minimize
 
 import srcgrad as sg
 from benchmarks.sparse_jacobian import brusselator, initial_state
-from tests.sparse import fake_pattern
-
-
-@pytest.fixture(autouse=True)
-def pattern_module(monkeypatch):
-    fake_pattern.install(monkeypatch)
 
 
 class Recording:

@@ -18,11 +18,6 @@ JACOBIAN_CASES = jacobian_cases()
 HESSIAN_CASES = hessian_cases()
 
 
-@pytest.fixture(autouse=True)
-def pattern_module(monkeypatch):
-    fake_pattern.install(monkeypatch)
-
-
 def wrt_values(f, wrt, args):
     import inspect
     params = list(inspect.signature(f).parameters)
@@ -201,3 +196,15 @@ def test_rows_are_coloured_when_fewer_rows_colour():
     dense = sg.jacobian(spread)(x)
     np.testing.assert_allclose(sg.jacobian(spread, sparse=True)(x).toarray(), dense,
                                rtol=1e-14)
+
+
+def test_sparse_derivatives_pickle():
+    import pickle
+
+    from tests.sparse.programs import chain_energy, stencil_1d
+    x = np.linspace(0.5, 1.5, 9)
+    for made, args in ((sg.jacobian(stencil_1d, sparse=True), (x, 0.3)),
+                       (sg.hessian(chain_energy, sparse=True), (x,)),
+                       (sg.jacobian_sparsity(stencil_1d), (x, 0.3))):
+        again = pickle.loads(pickle.dumps(made))
+        assert (again(*args) != made(*args)).nnz == 0
