@@ -27,6 +27,8 @@ defadjoint(np.array, "object, dtype=None, copy=True, order='K', subok=False, ndm
            tangent={"object": "_sg.cast_tangent(object_dot, dtype, copy)"})
 defadjoint(np.asarray, "a, dtype=None, order=None", a="_sg.cast_adjoint(g, a, dtype)",
            tangent={"a": "_sg.cast_tangent(a_dot, dtype, None)"})
+defadjoint(np.asanyarray, "a, dtype=None, order=None", a="_sg.cast_adjoint(g, a, dtype)",
+           tangent={"a": "_sg.cast_tangent(a_dot, dtype, None)"})
 deflinear(np.copy, "a, order='K', subok=False", "g", linear_in="a")
 deflinear(np.tile, "A, reps", "_sg.tile_adjoint(g, A, reps)", linear_in="A")
 deflinear(np.repeat, "a, repeats, axis=None", "_sg.repeat_adjoint(g, a, repeats, axis)",

@@ -41,7 +41,7 @@ COMPILED_FROM_SOURCE = frozenset("""
     dynamic_backward_keywords dynamic_forward dynamic_forward_eager dynamic_jvp
     dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint eigh_tangent
     eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent
-    einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint field_cotangent
+    einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint
     field_tangent float64 float64_cotangent floats_apply hsplit_adjoint imag_adjoint
     interp_adjoint_fp interp_adjoint_x interp_adjoint_xp interp_tangent_fp
     interp_tangent_x interp_tangent_xp inv_adjoint_read inv_tangent_read irfft_adjoint

@@ -32,6 +32,7 @@ from srcgrad.runtime.shapes import (  # noqa: F401
 from srcgrad.runtime.structures import (  # noqa: F401
     add_structures,
     as_sparse,
+    attr_cotangent,
     field_tangent,
     is_structure,
     property_cotangent,

@@ -124,3 +124,21 @@ def property_cotangent(getter, obj, g):
     if dself is None or (type(dself) is float and dself == 0.0):
         return {}   # the getter reads no field that carries a derivative
     return as_sparse(dself)
+
+
+def attr_cotangent(g, name, obj=None):
+    """The cotangent ``obj`` gets from ``g``, that of ``getattr(obj, name)``: a sparse
+    dict holding the field. A property or a method read by ``getattr`` is refused (the
+    attribute syntax ``obj.name`` differentiates a property's getter), as is an attribute
+    of anything but an object with fields. (``obj=None``: a field known to be one.)"""
+    if obj is None:
+        return {name: g}
+    if not is_structure(obj):
+        raise TransformError(f"srcgrad does not differentiate getattr(x, {name!r}) of a "
+                             f"{type(obj).__name__}: only a field of an object")
+    if property_getter(obj, name) is not None or (
+            callable(_class_attribute(obj, name)) and name not in getattr(obj, "__dict__", {})):
+        raise TransformError(f"srcgrad does not differentiate getattr(obj, {name!r}), a "
+                             f"property or method of {type(obj).__name__}, in reverse "
+                             f"mode: write obj.{name}")
+    return {name: g}

@@ -2,10 +2,16 @@
 
 import builtins
 import math
+import typing
 
 import numpy as np
 
 from tests.rules.harness import const, distinct, normal, positive, row, scalar, uniform, unit
+
+
+class Pair(typing.NamedTuple):   # getattr(obj, name) reads a field
+    a: np.ndarray
+    b: float = 0.5
 
 ROWS = [
     # Arithmetic, with broadcasting shapes for the binary rows.
@@ -113,4 +119,6 @@ ROWS = [
     row("builtins.min (two arguments)", lambda x, y: min(x, y), scalar(), scalar(1.5, 2.0)),
     row("builtins.sum", lambda x: sum(x), normal(3, 2)),
     row("builtins.sum", lambda x, y: builtins.sum([x, y]), scalar(), scalar(), note="list"),
+    row("builtins.getattr", lambda x, y: getattr(Pair(x, y), "a") * getattr(Pair(x, y), "b"),  # noqa: B009
+        normal(3), scalar()),
 ]

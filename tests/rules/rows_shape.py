@@ -25,6 +25,7 @@ ROWS = [
     row("numpy.array", lambda x, y: np.array([[x, y], [y, x]]), scalar(), scalar()),
     row("numpy.array", lambda x, y: np.array([x, y]), normal(3), normal(3), note="of arrays"),
     row("numpy.asarray", lambda a: np.asarray(a), normal(3)),
+    row("numpy.asanyarray", lambda a: np.asanyarray(a, dtype=float), normal(2, 3)),
     row("numpy.copy", lambda a: np.copy(a), normal(3)),
     row("numpy.tile", lambda a: np.tile(a, (2, 3)), normal(2, 2)),
     row("numpy.repeat", lambda a: np.repeat(a, 3), normal(2, 2)),
