@@ -35,7 +35,7 @@ from srcgrad.eager.tape import recording_tapes
 from srcgrad.eager.variables import TRACKED_TYPES, Tensor
 from srcgrad.errors import SrcgradError
 from srcgrad.frontend.freshness import own_signature, own_wrapper
-from srcgrad.runtime.variables import COLLECT, VariableBase
+from srcgrad.runtime.variables import COLLECT, StaleVariant, VariableBase
 
 _TRACKED = (Tensor, VariableBase)
 _new = object.__new__
@@ -193,8 +193,8 @@ class _CallPlan(PlanBase):
             return None
         try:
             ran = variant.functions["forward"](*values, **kwargs)
-        except AttributeError:
-            if variant.holds_variables():
+        except AttributeError as error:
+            if variant.holds_variables() and not isinstance(error, StaleVariant):
                 raise
             self.variant, self.direct = None, False
             return None

@@ -31,7 +31,7 @@ from srcgrad.eager.structure import same
 from srcgrad.eager.variables import Tensor
 from srcgrad.runtime import finish
 from srcgrad.runtime.guards import check_array_types
-from srcgrad.runtime.variables import COLLECT, NoneResultError, VariableBase
+from srcgrad.runtime.variables import COLLECT, NoneResultError, StaleVariant, VariableBase
 from srcgrad.runtime.wrt_values import check_shaped_like
 
 _TRACKED = (VariableBase, Tensor)
@@ -317,10 +317,12 @@ class _ImplicitPlan(ImplicitBase):
 
     def _static_failed(self, error):
         """The variant raised ``error``, an AttributeError: raise it when the names it
-        reads still hold Variables; else the general code from now on (None). (Another
+        reads still hold Variables and its guard held; else the general code from now on
+        (None). (Another
         thread may have given the variant up already.)"""
         variant = self.static
-        if variant is not None and variant.holds_variables():
+        if variant is not None and variant.holds_variables() and \
+                not isinstance(error, StaleVariant):
             raise error
         self.static = None
 

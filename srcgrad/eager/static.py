@@ -22,18 +22,21 @@ their cotangents instead::
 ``split_variant`` for the ``forward``/``backward`` pair (a call under a tape): the forward
 returns ``(value, saved, variables)``, the backward ``(grads, variable cotangents)``. A
 name that no longer holds a Variable when a variant runs (``w._value`` fails) sends the
-caller back to the general code (``holds_variables``).
+caller back to the general code (``holds_variables``), and so does an entry guard that
+misses (a name the code was generated from, such as an inlined helper, denotes something
+else now): in a variant it raises ``_sg.StaleVariant`` instead of handing over.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import re
 import types
 
 from srcgrad import runtime
 from srcgrad.codegen import loader
-from srcgrad.compiler import library_watch
+from srcgrad.compiler import guards, library_watch
 from srcgrad.frontend.freshness import unwrap_own
 from srcgrad.runtime.variables import VariableBase
 
@@ -106,10 +109,14 @@ class _Parsed:
         self.role = role
         self.text = unit.function_source(role)
         self.function = ast.parse(self.text).body[0]
+        self.guards = [stmt for stmt in self.function.body if _is_guard(stmt, self.function)]
+        body = ast.FunctionDef(self.function.name, self.function.args, [
+            stmt for stmt in self.function.body if stmt not in self.guards], [], None, None)
         user = unwrap_own(unit.fn)
         user_names = set(getattr(user, "__globals__", ())) | set(user.__code__.co_freevars)
-        self.reads, self.cotangents = _reads(self.function, set(unit.namespace) - _RUNTIME_NAMES,
-                                             user_names)
+        generated = {n for n in set(unit.namespace) - _RUNTIME_NAMES
+                     if not n.startswith(guards.PREFIX)}
+        self.reads, self.cotangents = _reads(body, generated, user_names)
         last = self.function.body[-1]
         single_line = isinstance(last, ast.Return) and last.end_lineno == last.lineno
         self.returned = last.value if single_line else None
@@ -127,9 +134,37 @@ class _Parsed:
                                          f"{name}._value"
             elif call == COTANGENT:
                 lines[stmt.lineno - 1] = None
+        for guard in self.guards:   # a hand-over is the general code's, not the variant's
+            hand_over = guard.body[0]
+            lines[hand_over.lineno - 1] = f"{_indent(lines, hand_over)}raise _sg.StaleVariant"
+            for number in range(hand_over.lineno, hand_over.end_lineno):
+                lines[number] = None
         last = self.function.body[-1]
         lines[last.lineno - 1] = f"{_indent(lines, last)}return {returned}"
         return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+def _is_guard(stmt, function):
+    """Is ``stmt`` a check ``compiler.guards`` puts first in ``function``: an entry guard,
+    or a backward's test for a forward's hand-over? ::
+
+        if act is not _assumed_act:              if type(saved) is _sg.Redirected:
+            return _sg.regenerated(f_grad)(x)        return saved.backward(dy)
+
+    A variant's forward never hands over (its guard raises ``StaleVariant``), so its
+    backward never sees a ``Redirected``."""
+    if not isinstance(stmt, ast.If) or stmt.orelse or len(stmt.body) != 1 or \
+            not isinstance(stmt.body[0], ast.Return):
+        return False
+    call, test = stmt.body[0].value, ast.unparse(stmt.test)
+    inner = call.func if isinstance(call, ast.Call) else None
+    parameters = [a.arg for a in function.args.args]
+    if parameters and test == f"type({parameters[0]}) is _sg.Redirected":
+        return ast.unparse(call) == f"{parameters[0]}.backward({', '.join(parameters[1:])})"
+    return isinstance(inner, ast.Call) and ast.unparse(inner.func) == "_sg.regenerated" and \
+        [ast.unparse(a) for a in inner.args] == [function.name] and not any(
+            isinstance(n, ast.Name) and n.id in ("_sg", function.name)
+            for n in ast.walk(stmt.test))
 
 
 def _reads(function, generated_names, user_names):
@@ -216,6 +251,9 @@ def _load(unit, texts):
         names[role] = head.split()[-1] + "_implicit"
         sources.append(text.replace(head, f"def {names[role]}", 1))
         nested.append("".join(f"    {line}\n" for line in sources[-1].splitlines()))
+    read = set(re.findall(rf"\b{guards.PREFIX}\w+", "".join(texts.values())))
+    # what the guards compare with and the code reads for the names: constants
+    runtime.update({name: dict.__getitem__(unit.namespace, name) for name in sorted(read)})
     free = ", ".join(sorted(set(runtime) | set(cells)))
     source = f"def _variants({free}):\n" + "\n".join(nested) + \
         f"    return {', '.join(names.values())},\n"

@@ -18,8 +18,8 @@ import numpy as np
 
 from srcgrad.runtime.core import _NDARRAY
 
-__all__ = ["COLLECT", "ConstantBase", "NoneResultError", "VariableBase", "collecting",
-           "constant_value", "ones_seed", "read_constant", "read_variable",
+__all__ = ["COLLECT", "ConstantBase", "NoneResultError", "StaleVariant", "VariableBase",
+           "collecting", "constant_value", "ones_seed", "read_constant", "read_variable",
            "variable_cotangent"]
 
 
@@ -37,6 +37,14 @@ class ConstantBase:
 
 class NoneResultError(ValueError):
     """Raised by ``ones_seed`` when the differentiated function returned None."""
+
+
+class StaleVariant(AttributeError):
+    """Raised by an eager variant (``eager.static``) whose entry guard missed: a name its
+    code was generated from denotes something else now. The caller gives the variant up
+    and runs the general code, whose guard hands over to the regenerated unit. (An
+    ``AttributeError``, as a Variable name that holds no Variable any more raises in a
+    variant: the hot paths hand both to the general code.)"""
 
 
 class _Collectors(threading.local):

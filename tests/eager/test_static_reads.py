@@ -154,3 +154,64 @@ def test_variant_reads_closure_cells_live():
     rebind(np.array([1.0, 1.0]))
     with pytest.raises(ValueError, match="No trainable variables were accessed"):
         grad_fn(x)
+
+
+# -- a helper taking the Variables as arguments (inlined, so guarded) ----------------
+def helper(a, b, x):
+    return np.sum(np.tanh(x * a)) * b
+
+
+def other_helper(a, b, x):
+    return np.sum(np.sin(x * a) * b)
+
+
+def passing(x):
+    return helper(A, B, x)
+
+
+@sg.differentiable
+def decorated_passing(x):
+    return helper(A, B, x) + np.sum(SWAPPED * x)
+
+
+def _fd(function, x):
+    """Central differences of ``function(x)`` in A's items and B (the oracle)."""
+    a, b, eps = A.numpy().copy(), float(B.numpy()), 1e-6
+    da = [(function(a + e * eps, b, x) - function(a - e * eps, b, x)) / (2 * eps)
+          for e in np.eye(a.size)]
+    return np.array(da), (function(a, b + eps, x) - function(a, b - eps, x)) / (2 * eps)
+
+
+def test_variables_passed_to_a_helper_take_the_variant(monkeypatch):
+    """The helper is inlined behind an entry guard: the variant keeps the guard, which
+    raises ``StaleVariant`` where the general code hands over; once the helper is
+    rebound, the general code (regenerated) answers, twice."""
+    variant = _variant(passing)
+    assert variant is not None and "raise _sg.StaleVariant" in variant.source
+    assert "_sg.regenerated" not in variant.source
+    x = np.array([0.3, -0.7])
+    grad_fn = sg.implicit_value_and_gradients(passing)
+    for function in (helper, other_helper):
+        monkeypatch.setitem(globals(), "helper", function)
+        for _ in range(2):
+            value, ((ga, va), (gb, vb)) = grad_fn(x)
+            want_a, want_b = _fd(function, x)
+            assert (va, vb) == (A, B) and value == pytest.approx(function(
+                A.numpy(), B.numpy(), x))
+            assert np.allclose(ga, want_a, atol=1e-6) and gb == pytest.approx(want_b, abs=1e-6)
+
+
+def test_tape_call_of_a_helper_takes_the_split_variant(monkeypatch):
+    x = np.array([0.3, -0.7])
+    for rebound, function in ((False, helper), (True, other_helper)):
+        monkeypatch.setitem(globals(), "helper", function)
+        for _ in range(2):
+            with sg.GradientTape() as tape:
+                y = decorated_passing(x)
+            if not rebound:
+                assert tape._pending is not None   # the split variant's pending call
+                assert "StaleVariant" in tape._pending.backward.source
+            ga, gb, gs = tape.gradient(y, [A, B, SWAPPED])
+            want_a, want_b = _fd(function, x)
+            assert np.allclose(ga, want_a, atol=1e-6) and gb == pytest.approx(want_b, abs=1e-6)
+            assert np.allclose(gs, x)
