@@ -95,6 +95,13 @@ def local(reason):
         record.local.setdefault(reason, None)
 
 
+def local_unless(deps, reason):
+    """``local(reason)`` when a value computed from the inputs carries no dependencies
+    (an index, a count found from them): it chose a structure."""
+    if deps is None:
+        local(reason)
+
+
 def note_dense(reason):
     record = _RECORD.get()
     if record is not None:

@@ -25,7 +25,13 @@ from srcgrad.modes.forward import ForwardMode
 from srcgrad.modes.forward_control import _is_loop_exit, _iterates_tangent
 from srcgrad.modes.reverse_common import concatenates
 from srcgrad.rules import NONDIFF_ATTRIBUTES
-from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS, is_array_attribute
+from srcgrad.rules.methods import (
+    ARRAY_ATTRIBUTES,
+    ARRAY_METHODS,
+    NONDIFF_METHODS,
+    is_array_attribute,
+)
+from srcgrad.sparse import pattern_rules
 from srcgrad.sparse.pattern_rules import pattern_rule
 from srcgrad.sparse.pattern_taint import varied_names
 from srcgrad.syntax import gast
@@ -33,6 +39,11 @@ from srcgrad.syntax import gast
 # names of tangent helpers forward mode emits -> what the sweep calls instead
 _RENAMED = {"_sg.dynamic_jvp": "_dep.dynamic", "_sg.dynamic_jvp_keywords": "_dep.dynamic_keywords",
             "_sg.tangent_pairs": "_dep.pairs"}
+
+
+# calls making an array whose shape their arguments give
+_SHAPED = frozenset({"np.zeros", "np.ones", "np.empty", "np.full", "np.arange", "np.linspace",
+                     "np.eye", "np.identity", "np.tri", "np.indices"})
 
 
 class DepsNamer(Namer):
@@ -76,16 +87,18 @@ class PatternMode(ForwardMode):
 
     # -- notes of a local pattern --------------------------------------------------------
     def local_note(self, stmt, atoms, what, state, test=False):
-        """``_dep.local(...)`` where ``atoms`` read a value computed from the inputs'
-        values (for a ``test``, even one carrying dependencies), else []."""
+        """Notes that the pattern is local where ``atoms`` read a value computed from the
+        inputs' values: a ``test`` reads any such value; otherwise one without
+        dependencies (statically, or, for a name given dependencies, when they turn out
+        None as it runs: ``_dep.local_unless``)."""
         names = {n for a in atoms for n in syntax.loaded_names(a)} & self.varied
-        if not test:
-            names -= set(state.tangents)
-        if not names:
-            return []
         where = f"{self.parsed.filename}:{syntax.line_of(stmt, self.node.lineno)}"
-        text = f"{what} at {where} reads a value computed from the inputs: local"
-        return [gast.Expr(value=syntax.quote_expr("_dep.local(r)", r=syntax.const(text)))]
+        text = syntax.const(f"{what} at {where} reads a value computed from the inputs: local")
+        if test or names - set(state.tangents):
+            return [gast.Expr(value=syntax.quote_expr("_dep.local(r)", r=text))]
+        return [gast.Expr(value=syntax.quote_expr("_dep.local_unless(d, r)",
+                                                  d=self.tangent(n), r=text))
+                for n in sorted(names)]
 
     def statement(self, stmt, state):
         notes = []
@@ -98,17 +111,28 @@ class PatternMode(ForwardMode):
             notes = self.local_note(stmt, [stmt.iter], "a loop's range", state)
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
             notes = self.local_note(stmt, [stmt.targets[0].slice], "an index", state)
+            if stmt.targets[0].value.id in state:   # a constant element must stay constant
+                notes += self.local_note(stmt, [stmt.value], "a value stored", state)
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Subscript):
             notes = self.local_note(stmt, [stmt.value.slice], "an index", state)
-        if isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call) \
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, (gast.List, gast.Tuple)) \
                 and self.carries(stmt.value, state):
-            info = self.call_info(stmt.value)
-            if info.kind in ("user", "dynamic"):
-                notes += self.local_note(stmt, list(stmt.value.args) + [
-                    k.value for k in stmt.value.keywords], "an argument passed on", state)
+            notes = self.local_note(stmt, stmt.value.elts, "an item", state)
+        if isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
+            notes += self.call_notes(stmt, stmt.value, state)
         out = super().statement(stmt, state)
         syntax.set_line(notes, getattr(stmt, "lineno", self.node.lineno))
         return notes + out
+
+    def call_notes(self, stmt, call, state):
+        """A value computed from the inputs passed on to a user's or dynamic callee, or
+        giving the shape of an array made (``np.zeros(n)``)."""
+        arguments = list(call.args) + [k.value for k in call.keywords]
+        if self.carries(call, state) and self.call_info(call).kind in ("user", "dynamic"):
+            return self.local_note(stmt, arguments, "an argument passed on", state)
+        if syntax.dotted_name(call.func) in _SHAPED:
+            return self.local_note(stmt, arguments, "a shape", state)
+        return []
 
     # -- values --------------------------------------------------------------------------
     def tangent_value(self, stmt, target, value, state):
@@ -135,8 +159,8 @@ class PatternMode(ForwardMode):
         if value.attr in ARRAY_ATTRIBUTES:
             return syntax.quote_expr("_dep.attribute(x, d, a)", x=value.value, d=deps,
                                      a=syntax.const(value.attr)), False
-        if value.attr in ARRAY_METHODS:   # a bound method passed on (_dep.dynamic)
-            return deps, False
+        if value.attr in ARRAY_METHODS or value.attr in NONDIFF_METHODS:
+            return deps, False   # a bound method passed on (_dep.dynamic resolves it)
         if value.attr == "imag":
             return deps, False
         if not is_array_attribute(value.attr):   # a NamedTuple's or dataclass's field
@@ -238,8 +262,11 @@ class _PatternRules:
         deps = {p: a for p, a in given.items() if isinstance(a, gast.Name) and a.id in state}
         if not deps:
             return None
-        reads = [a for p, a in given.items() if p not in deps
-                 and not (isinstance(a, gast.Name) and a.id in mode.masks)]
+        elementwise = pattern_rules.reads_no_values(rule)
+        reads = [a for p, a in given.items()
+                 if not (elementwise and isinstance(a, gast.Name) and a.id in mode.masks)
+                 and not (p in rule.adjoints and pattern_rules.data_not_read(rule))
+                 and not (elementwise and p in deps)]
         mode.pending_notes = mode.local_note(stmt, reads, f"`{rule.name}`", state)
         deps_dict = gast.Dict(keys=[syntax.const(p) for p in deps],
                               values=[syntax.name(mode.tangent(a.id)) for a in deps.values()])

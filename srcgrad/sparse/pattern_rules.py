@@ -43,6 +43,22 @@ def register(*names):
     return add
 
 
+# rules that read the values of their data operands (a constant factor's zeros)
+VALUE_READING = frozenset({"numpy.matmul", "numpy.dot", "numpy.einsum", "numpy.tensordot",
+                           "numpy.outer", "numpy.inner", "numpy.convolve"})
+
+
+def reads_no_values(rule):
+    """Does the row's pattern rule read no operand's values (elementwise rows)?"""
+    return rule.name not in TABLE and _elementwise_key(rule) is not None
+
+
+def data_not_read(rule):
+    """Does the row's pattern rule leave its data operands' values unread (they are
+    moved, grouped or combined by position only)?"""
+    return rule.name not in VALUE_READING
+
+
 def pattern_rule(rule):
     """The pattern rule of a rule-table row, or None (dense fallback)."""
     from srcgrad.rules import REGISTRY

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.sparse import pattern_deps as pd
-from srcgrad.sparse.pattern_deps import Deps, local  # noqa: F401  (generated code calls them)
+from srcgrad.sparse.pattern_deps import Deps, local, local_unless  # noqa: F401  (generated code)
 from srcgrad.sparse.pattern_rules import dense, pattern_rule
 
 
@@ -85,6 +85,12 @@ def setitem(value, deps, key, item, item_deps):
 
 def field(deps, name):
     """A NamedTuple's or dataclass's field's dependencies."""
+    if isinstance(deps, Deps):   # an array's attribute that no rule describes
+        from srcgrad.errors import TransformError
+
+        raise TransformError(f"srcgrad: the dependency sweep does not support the attribute "
+                             f"`.{name}` of an array being differentiated (at "
+                             f"{pd.user_location()})")
     return None if deps is None else getattr(deps, name)
 
 

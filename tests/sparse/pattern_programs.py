@@ -304,6 +304,37 @@ def _sorts_exact(args):
     return _from_groups(rows + [list(range(12))] * 12, 12)
 
 
+def sorted_gather(x):
+    order = np.argsort(x)
+    return x[order] * 2.0
+
+
+def counted_shape(x):
+    n = int(x[0] * 2.0) + 1
+    return np.concatenate([x, np.zeros(n)]) * x[1]
+
+
+def tainted_matrix_entry(x, v):
+    k = float(np.argmax(x))
+    m = np.array([[x[0], k], [0.0, x[1]]])
+    return m @ v
+
+
+def matrix_from_parameters(x):
+    m = np.zeros((3, 3))
+    m[0, 0] = x[0]
+    m[1, 2] = x[1]
+    m[2, 1] = x[2] ** 2
+    return m @ np.array([1.0, 2.0, 0.0]) + x
+
+
+def _from_parameters_exact(args):
+    out = np.eye(3, dtype=bool)
+    out[0, 0] = True
+    out[2, 2] = True   # m[2, 1] * 2.0; m[1, 2] meets the constant zero
+    return out
+
+
 def _pair(rng):
     return rng.uniform(0.2, 1.5, 4), rng.uniform(0.2, 1.5, 3)
 
@@ -338,4 +369,10 @@ JACOBIAN_CASES = [
     Case("multilinear", multilinear, (0,), _rand(12), tight=True),
     Case("lanes", lanes, (0,), _rand(12), tight=True),
     Case("sorts", sorts, (0,), _rand(12), exact=_sorts_exact),
+    Case("sorted_gather", sorted_gather, (0,), _rand(5), scope="local"),
+    Case("counted_shape", counted_shape, (0,), _rand(4), scope="local"),
+    Case("tainted_matrix_entry", tainted_matrix_entry, (0, 1),
+         lambda rng: (rng.uniform(0.2, 1.5, 2), rng.uniform(0.2, 1.5, 2)), scope="local"),
+    Case("matrix_from_parameters", matrix_from_parameters, (0,), _rand(3),
+         exact=_from_parameters_exact),
 ]

@@ -1,8 +1,9 @@
 """The dependency sweep on the corpus programs: the Jacobian's pattern holds every
 nonzero of the Jacobian, checked against central differences along each input element
 (an oracle independent of srcgrad) and against ``sg.jacfwd``; a scalar program's Hessian
-pattern holds every nonzero of ``sg.hessian`` and of central differences of ``sg.grad``. A deterministic sample
-(every fifth program) runs by default; ``--corpus-patterns-full`` runs every program."""
+pattern holds every nonzero of ``sg.hessian`` and of central differences of ``sg.grad``.
+A deterministic sample (every fifth program) runs by default; ``--corpus-patterns-full``
+runs every program."""
 
 import numpy as np
 import pytest

@@ -79,7 +79,8 @@ def test_jacobian_pattern_contains_the_jacobian(case):
             dense = _dense_jacobian(case.f, case.wrt, args)
             assert outside(first.matrix, dense) == 0, case.name
         assert first.scope == case.scope, (case.name, first.reasons)
-        seen = (np.abs(fd) > 1e-6) | (False if seen is None else seen)
+        if case.tight:
+            seen = (np.abs(fd) > 1e-6) | (False if seen is None else seen)
         if case.exact is not None:
             expected = case.exact(args)
             assert (first.matrix != sp.csr_array(expected, dtype=bool)).nnz == 0, case.name
