@@ -56,6 +56,8 @@ FULL_MATRICES = {
                              "(tests/programs/test_large_functions.py)"),
     "corpus_jacobians_full": ("--corpus-jacobians-full", "jacfwd on every corpus program "
                               "(tests/corpus/test_corpus_jacobians.py)"),
+    "corpus_sparse_full": ("--corpus-sparse-full", "sparse against dense Jacobians and "
+                           "Hessians on every corpus program (tests/sparse/test_corpus_sparse.py)"),
     "corpus_patterns_full": ("--corpus-patterns-full", "the Jacobian sparsity pattern of "
                              "every corpus program (tests/sparse/test_corpus_patterns.py)"),
 }

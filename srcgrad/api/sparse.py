@@ -89,8 +89,8 @@ def sparse_jacobian(f, wrt):
 
     def sparse_jacobian_fn(*args, **kwargs):
         inputs = target.inputs(args, kwargs)
-        return plans.checked(args, kwargs, lambda plan: _jacobian(target, plan, args, kwargs,
-                                                                  inputs))
+        return plans.checked(args, kwargs, inputs, lambda plan: _jacobian(
+            target, plan, args, kwargs, inputs))
 
     return sparse_jacobian_fn
 
@@ -102,8 +102,8 @@ def sparse_hessian(f, wrt):
 
     def sparse_hessian_fn(*args, **kwargs):
         inputs = target.inputs(args, kwargs)
-        return plans.checked(args, kwargs, lambda plan: _hessian(target, plan, args, kwargs,
-                                                                 inputs))
+        return plans.checked(args, kwargs, inputs, lambda plan: _hessian(
+            target, plan, args, kwargs, inputs))
 
     return sparse_hessian_fn
 
@@ -162,7 +162,7 @@ class _Plans:
         self.by_signature = OrderedDict()   # signature -> _Plan, or _LOCAL
         self.by_pattern = OrderedDict()     # pattern -> Compression
 
-    def plan(self, args, kwargs, fresh=False):
+    def plan(self, args, kwargs, fresh=False, complex_inputs=False):
         """``(plan, kept)``: ``kept`` when the plan was made for an earlier call."""
         key = _signature(args, kwargs)
         found = self.by_signature.get(key) if key is not None else None
@@ -170,15 +170,14 @@ class _Plans:
             self.by_signature.move_to_end(key)
             return found, True
         pattern = self.detect(args, kwargs)
-        plan = _Plan(pattern, self._compression(pattern.matrix, args, kwargs))
+        plan = _Plan(pattern, self._compression(pattern.matrix, complex_inputs))
         if key is not None and found is None and pattern.scope == "global":
             _keep(self.by_signature, key, plan)
         return plan, False
 
-    def _compression(self, matrix, args, kwargs):
+    def _compression(self, matrix, complex_inputs):
         if self.compress is None:
             return None
-        complex_inputs = any(np.iscomplexobj(a) for a in list(args) + list(kwargs.values()))
         digest = (matrix.shape, complex_inputs, matrix.indptr.tobytes(),
                   matrix.indices.tobytes())
         found = self.by_pattern.get(digest)
@@ -188,15 +187,15 @@ class _Plans:
             _keep(self.by_pattern, digest, found)
         return found
 
-    def checked(self, args, kwargs, evaluate):
+    def checked(self, args, kwargs, inputs, evaluate):
         """``evaluate(plan)``'s matrix, its probe checked: a kept pattern that misses is
         found again at this point, a fresh one that misses raises ``SparsityError``."""
-        plan, kept = self.plan(args, kwargs)
+        plan, kept = self.plan(args, kwargs, complex_inputs=inputs.complex)
         matrix, wrong = evaluate(plan)
         if len(wrong) and kept:
             key = _signature(args, kwargs)
             self.by_signature[key] = _LOCAL   # from now on found at each call
-            plan, _ = self.plan(args, kwargs, fresh=True)
+            plan, _ = self.plan(args, kwargs, fresh=True, complex_inputs=inputs.complex)
             matrix, wrong = evaluate(plan)
         if len(wrong):
             raise SparsityError(

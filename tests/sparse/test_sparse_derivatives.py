@@ -208,3 +208,13 @@ def test_sparse_derivatives_pickle():
                        (sg.jacobian_sparsity(stencil_1d), (x, 0.3))):
         again = pickle.loads(pickle.dumps(made))
         assert (again(*args) != made(*args)).nnz == 0
+
+
+def test_other_arguments_may_be_containers():
+    def f(x, params):
+        return np.sin(x) * params[0][0, 0] + params[1]
+
+    params = [np.ones((2, 2)), np.arange(3.0)]
+    x = np.linspace(0.0, 1.0, 3)
+    got = sg.jacobian(f, sparse=True)(x, params)
+    np.testing.assert_allclose(got.toarray(), np.diag(np.cos(x)), rtol=1e-15)
