@@ -29,8 +29,9 @@ After (forward sweep; backward sweep)::
         caught = 1
 
 An ``if`` in the body records its number on entering either branch. Inside a loop, each
-iteration's progress is saved after its ``try`` and restored before its adjoint. A loop,
-a ``with`` or another ``try`` in the body is refused (how far it got would need a record
+iteration's progress is saved after its ``try`` and restored before its adjoint. A ``for``
+loop in the body was moved out of it (``normalize.try_loops``); a ``while`` loop, a
+``with`` or another ``try`` in the body is refused (how far it got would need a record
 per iteration or per block).
 """
 
@@ -41,8 +42,9 @@ from srcgrad.modes.reverse_common import UNLOWERED, is_loop_exit, unlowered_hand
 from srcgrad.syntax import gast
 
 REFUSED = {
-    "loop-inside": "a loop inside the body of a `try` with `except` handlers is not "
-                   "supported in reverse mode yet: move the loop into a helper function",
+    "loop-inside": "a `while` loop inside the body of a `try` with `except` handlers is "
+                   "not supported in reverse mode yet (a `for` loop is): move the loop into "
+                   "a helper function",
     "nested": "a `try` or `with` inside the body of a `try` with `except` handlers is not "
               "supported in reverse mode yet (an exception could stop it part-way and "
               "continue): move the inner block into a helper function",

@@ -42,6 +42,7 @@ that completed) and the handlers' code is an ordinary ``if``.
 from __future__ import annotations
 
 from srcgrad import syntax
+from srcgrad.normalize.try_loops import holds_loop, split_try
 from srcgrad.syntax import gast
 
 
@@ -88,13 +89,16 @@ def _lower_try(stmt, namer):
         test = gast.Compare(left=syntax.name(caught), ops=[gast.Eq()],
                             comparators=[syntax.const(number)])
         branches.append((test, code or [gast.Pass()], handler.lineno))
-    guarded = gast.Try(body=stmt.body, handlers=handlers, orelse=[], finalbody=[])
+    if holds_loop(stmt.body):   # the try moved inside the loop (see ``try_loops``)
+        guarded = split_try(stmt.body, handlers, caught, namer)
+    else:
+        guarded = [gast.Try(body=stmt.body, handlers=handlers, orelse=[], finalbody=[])]
     chain = list(stmt.orelse)
     for test, code, lineno in reversed(branches):
         branch = gast.If(test=test, body=code, orelse=chain)
         syntax.set_line([branch], lineno)
         chain = [branch]
-    lowered = [syntax.assign(caught, syntax.const(0)), guarded] + chain
+    lowered = [syntax.assign(caught, syntax.const(0))] + guarded + chain
     if stmt.finalbody:
         return [gast.Try(body=lowered, handlers=[], orelse=[], finalbody=stmt.finalbody)]
     return lowered

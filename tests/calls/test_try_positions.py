@@ -1,7 +1,9 @@
 """``try`` statements of every shape in every position (at the top, in a loop, in a
 branch, in a handler, in a helper), generated, in reverse mode, forward mode and hvp
 against finite differences. Forward mode's dead code elimination once never reached a
-fixed point on a handler it could not empty (``try: pass / except E: pass``): it hung."""
+fixed point on a handler it could not empty (``try: pass / except E: pass``): it hung.
+Reverse mode refused a loop in a ``try`` body (``normalize.try_loops`` moves the ``try``
+inside the loop)."""
 
 import textwrap
 
@@ -49,6 +51,48 @@ SHAPES = {
                 pass
         except ValueError:
             r = r + 1.0""",
+    "loop": """
+        try:
+            for k in range(3):
+                r = r * np.cos(x * k) + x
+        except ValueError:
+            r = r - 1.0""",
+    "loop_raises": """
+        try:
+            r = r * x
+            for k in range(4):
+                r = r + np.sin(r) * x
+                if k == 2 and r > -100.0:
+                    raise ValueError("third")
+            r = r * 5.0
+        except ValueError as err:
+            r = r * np.cos(x)""",
+    "loop_else_break": """
+        try:
+            for k, w in enumerate([x, x * x, 2.0]):
+                r = r + w * k
+                if k == 5:
+                    break
+            else:
+                r = r * x
+            r = r + 1.0
+        except KeyError:
+            pass
+        else:
+            r = r * r""",
+    "loop_in_branch": """
+        try:
+            if x > 0.0:
+                for k in range(2):
+                    r = r * x + k
+                    if r > 100.0:
+                        raise ValueError("big")
+            else:
+                r = r * 2.0
+        except ValueError:
+            r = r * 0.5
+        finally:
+            r = r + x""",
     "finally_only": """
         try:
             r = r * np.tanh(x)
