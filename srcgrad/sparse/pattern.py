@@ -51,9 +51,11 @@ def hessian_pattern(f, wrt, args, kwargs):
     if np.size(value) != 1 or isinstance(value, (list, tuple, dict)):
         raise ValueError(f"hessian_pattern needs a scalar-valued function; "
                          f"{getattr(f, '__name__', f)} returned shape {np.shape(value)}")
-    matrix = pd.empty_rows(n, n).tocsr()
-    for term in (deps.hess if isinstance(deps, Deps) and deps.hess else ()):
-        matrix = matrix + sp.csr_array(term.a.tocsr().T @ term.b.tocsr(), dtype=bool)
+    terms = pd.terms_of(deps.hess) if isinstance(deps, Deps) and deps.hess else []
+    # sum over terms of a.T @ b: one product of the terms' rows stacked
+    left = pd.vstack_rows([t.a for t in terms] or [pd.empty_rows(0, n)]).tocsr()
+    right = pd.vstack_rows([t.b for t in terms] or [pd.empty_rows(0, n)]).tocsr()
+    matrix = sp.csr_array(left.T @ right, dtype=bool)
     matrix = sp.csr_array(matrix + matrix.T, dtype=bool)
     matrix.sort_indices()
     return _pattern(matrix, record)
@@ -76,7 +78,7 @@ def _sweep(f, wrt, args, kwargs, second_order):
     for i in wrt:
         size = _size(args[i], params[i])
         rows = pd.identity_rows(size, n, offset)
-        seeds.append(Deps(rows, frozenset() if second_order else None))
+        seeds.append(Deps(rows, pd.NO_INTERACTIONS if second_order else None))
         offset += size
     unit = pattern_unit.pattern_unit(fn, names)
     with pd.recording() as record:

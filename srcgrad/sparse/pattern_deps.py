@@ -3,7 +3,7 @@
 A value that depends on the ``n`` wrt elements carries a ``Deps``: ``rows``, a boolean
 sparse matrix (``Rows``: CSR arrays) of shape ``(value.size, n)`` (row ``i``: the wrt elements
 element ``i`` of the value, C order, depends on; a ``Rows``), and for a Hessian pattern ``hess``:
-the second-order interactions met on the way to it (a frozenset of ``Term``; None when
+the second-order interactions met on the way to it (a ``Hess`` of ``Term``s; None when
 only first order is asked). A value that depends on nothing carries ``None``; a list,
 tuple or dict carries a container of the same shape holding its items' ``Deps``.
 
@@ -181,11 +181,22 @@ def _checked(count, n, entries, what):
 def from_pairs(rows, cols, count, n):
     """The ``Rows`` with entry ``(rows[k], cols[k])`` for each ``k`` (repeats once)."""
     if len(rows) <= SMALL:
-        keys = np.unique(rows * n + cols)
+        keys = _sorted_unique(np.asarray(rows, dtype=np.int64) * n + cols)
         return Rows(np.searchsorted(keys // n if n else keys, np.arange(count + 1)),
                     keys % n if n else keys, (count, n))
     matrix = sp.coo_array((np.ones(len(rows), dtype=bool), (rows, cols)), shape=(count, n))
     return Rows.from_csr(matrix.tocsr())
+
+
+def _sorted_unique(values):
+    """``np.unique`` by a sort (NumPy's hashing unique costs ~0.2 ms on small arrays)."""
+    values = np.sort(values, kind="stable")
+    if len(values) < 2:
+        return values
+    keep = np.empty(len(values), dtype=bool)
+    keep[0] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
 
 
 def take_rows(rows, ids):
@@ -214,9 +225,7 @@ def union(*matrices):
         return matrices[0]
     count, n = matrices[0].shape
     if count == 1:
-        indices = matrices[0].indices
-        for other in matrices[1:]:
-            indices = np.union1d(indices, other.indices)
+        indices = _sorted_unique(np.concatenate([m.indices for m in matrices]))
         return Rows(np.array([0, len(indices)], dtype=np.int64), indices, (1, n))
     if sum(m.nnz for m in matrices) <= SMALL:
         return from_pairs(np.concatenate([m.row_of_entry() for m in matrices]),
@@ -297,14 +306,53 @@ def width(*deps):
     return None
 
 
+class Hess:
+    """The second-order interactions met on the way to a value: its own ``terms`` and
+    those of ``parents`` (a DAG shared between values, so that joining costs O(1) per
+    operation, not the number of terms met so far; ``terms_of`` lists them once)."""
+
+    __slots__ = ("terms", "parents", "empty")
+
+    def __init__(self, terms=(), parents=()):
+        self.terms, self.parents = tuple(terms), tuple(parents)
+        self.empty = not self.terms and all(p.empty for p in self.parents)
+
+    def __bool__(self):
+        return not self.empty
+
+    def __iter__(self):
+        return iter(terms_of(self))
+
+
+NO_INTERACTIONS = Hess()
+
+
+def terms_of(hess):
+    """Every ``Term`` reachable from ``hess``, once each."""
+    seen, found, todo = set(), {}, [hess]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        found.update((id(t), t) for t in node.terms)
+        todo.extend(node.parents)
+    return list(found.values())
+
+
 def merged_hess(deps, terms=()):
     """The second-order interactions of a value computed from ``deps``: theirs and
     ``terms`` (None when none of them tracks second order)."""
-    sets = [d.hess for d in deps if isinstance(d, Deps) and d.hess is not None]
-    if not sets:
+    found = {}
+    for d in deps:
+        if isinstance(d, Deps) and d.hess is not None:
+            found.setdefault(id(d.hess), d.hess)
+    if not found:
         return None
-    out = frozenset().union(*sets)
-    return out | frozenset(terms) if terms else out
+    parents = [h for h in found.values() if not h.empty]
+    if not terms and len(parents) <= 1:
+        return parents[0] if parents else NO_INTERACTIONS
+    return Hess(terms, parents)
 
 
 def made(rows, inputs, terms=()):
