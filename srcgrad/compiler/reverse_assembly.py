@@ -79,7 +79,8 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
     }
     grads_out = grads_expr
     # The four functions share the sweeps' statements (emit prints each one once).
-    freed = free_after_last_read(forward, backward, _loaded(value) | _loaded(grads_out))
+    freed = free_after_last_read(forward, backward, _loaded(value) | _loaded(grads_out),
+                                 uses)
     fused = [fwd_comment] + forward + [bwd_comment, seed_stmt] + freed
     functions["grad"] = syntax.function_def(
         fn_names["grad"], params, fused + [gast.Return(value=syntax.clone(grads_out))],

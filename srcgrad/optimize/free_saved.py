@@ -24,14 +24,19 @@ frees it there). The split ``backward`` function keeps its statements as they ar
 
 from __future__ import annotations
 
+from collections import Counter
+
 from srcgrad import syntax
-from srcgrad.optimize.reuse import array_valued, plain_target, read_later, stored
+from srcgrad.optimize.reuse import array_valued, plain_target
+from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
 
-def free_after_last_read(forward, backward, keep=()):
+def free_after_last_read(forward, backward, keep=(), uses=None):
     """A copy of the statement list ``backward`` (the statements shared) with ``del v``
-    after the top-level statement that reads each qualifying forward value ``v`` last."""
+    after the top-level statement that reads each qualifying forward value ``v`` last
+    (``uses``: the ``UseCache`` of the passes run before)."""
+    uses = UseCache() if uses is None else uses
     arrays, bound_once = set(), {}
     for stmt in forward:
         target = plain_target(stmt)
@@ -39,13 +44,14 @@ def free_after_last_read(forward, backward, keep=()):
             arrays.add(target)
             if not isinstance(stmt.value, gast.Subscript):   # a view frees nothing
                 bound_once[target] = bound_once.get(target, 0) + 1
-    stores = _store_counts(forward)
+    stores = Counter(name for stmt in forward for name in uses.of(stmt).binds)
     candidates = {name for name, count in bound_once.items()
                   if count == 1 and stores.get(name) == 1}
-    candidates -= set(keep) | stored(backward) | read_later(forward) | read_later(backward)
+    candidates -= set(keep) | uses.binds(backward) | uses.scoped(forward) \
+        | uses.scoped(backward)
     last_read = {}
     for position, stmt in enumerate(backward):
-        for name in syntax.loaded_names(stmt):
+        for name in uses.of(stmt).reads:
             if name in candidates:
                 last_read[name] = position
     final = len(backward) - 1
@@ -62,12 +68,3 @@ def free_after_last_read(forward, backward, keep=()):
                 target.ctx = gast.Del()
             out.append(syntax.set_line(gast.Delete(targets=targets), syntax.line_of(stmt)))
     return out
-
-
-def _store_counts(body):
-    counts = {}
-    for stmt in body:
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
-                counts[node.id] = counts.get(node.id, 0) + 1
-    return counts

@@ -26,12 +26,10 @@ from __future__ import annotations
 
 from srcgrad import syntax
 from srcgrad.optimize.shape_saves import reads_by_role
-from srcgrad.optimize.uses import UseCache, shape_argument
+from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
 
 _HELPERS = {gast.Add: "_sg.sum_into", gast.Sub: "_sg.difference_into"}
-_DEFERRED = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef,
-             gast.GeneratorExp, gast.ListComp, gast.SetComp, gast.DictComp)
 
 
 def reuse_dead_operands(forward, backward, keep=(), uses=None):
@@ -40,9 +38,9 @@ def reuse_dead_operands(forward, backward, keep=(), uses=None):
     ``UseCache``, told of each statement changed."""
     uses = UseCache() if uses is None else uses
     _, backward_values = reads_by_role(backward, uses)
-    excluded = set(keep) | backward_values | stored(backward) | read_later(forward) \
-        | read_later(backward)
-    reads, stores, shape_reads = _uses(forward)
+    excluded = set(keep) | backward_values | uses.binds(backward) | uses.scoped(forward) \
+        | uses.scoped(backward)
+    reads, stores, shape_reads = _uses(forward, uses)
     fresh = {}   # name -> position of its one binding, by arithmetic on arrays
     arrays = set()
     for position, stmt in enumerate(forward):
@@ -114,32 +112,32 @@ def array_valued(value, arrays):
     return False
 
 
-def _uses(body):
+def _uses(body, uses):
     """``(reads, stores, shape reads)``: for each name, the positions (in ``body``) of
     the statements that read it, once per read, that bind it, and that read it as a
-    shape (``_sg.shape_of(v)``, a shape argument of a runtime helper)."""
+    shape (``_sg.shape_of(v)``, a shape argument of a runtime helper); ``uses``: a
+    ``UseCache``."""
     reads, stores, shapes = {}, {}, {}
     for position, stmt in enumerate(body):
-        templates = set()
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Call):
-                argument = _shape_read(node)
-                if isinstance(argument, gast.Name):
-                    templates.add(id(argument))
-            elif isinstance(node, gast.Name):
-                if isinstance(node.ctx, gast.Load):
-                    reads.setdefault(node.id, []).append(position)
-                    if id(node) in templates:
-                        shapes.setdefault(node.id, []).append(position)
-                else:
-                    stores.setdefault(node.id, []).append(position)
+        found = uses.of(stmt)
+        for name in found.reads:
+            reads.setdefault(name, []).append(position)
+        for name in found.binds:
+            stores.setdefault(name, []).append(position)
+        for name in found.shape_reads:
+            shapes.setdefault(name, []).append(position)
+        if "_sg" in found.other_reads:   # (a ``_sg.shape_of`` call reads ``_sg``)
+            for name in _shape_of_reads(stmt):
+                shapes.setdefault(name, []).append(position)
     return reads, stores, shapes
 
 
-def _shape_read(call):
-    if syntax.dotted_name(call.func) == "_sg.shape_of" and len(call.args) == 1:
-        return call.args[0]
-    return shape_argument(call)
+def _shape_of_reads(stmt):
+    """The names read as ``_sg.shape_of(v)``'s argument in ``stmt``."""
+    return [node.args[0].id for node in syntax.walk(stmt)
+            if isinstance(node, gast.Call) and len(node.args) == 1
+            and isinstance(node.args[0], gast.Name)
+            and syntax.dotted_name(node.func) == "_sg.shape_of"]
 
 
 def plain_target(stmt):
@@ -147,17 +145,3 @@ def plain_target(stmt):
             and isinstance(stmt.targets[0], gast.Name):
         return stmt.targets[0].id
     return None
-
-
-def stored(body):
-    return {node.id for stmt in body for node in syntax.walk(stmt)
-            if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load)}
-
-
-def read_later(body):
-    names = set()
-    for stmt in body:
-        for node in syntax.walk(stmt):
-            if isinstance(node, _DEFERRED):
-                names.update(syntax.loaded_names(node))
-    return names

@@ -8,7 +8,7 @@ of its own walk made a long sweep's optimization several walks of it.
 
 Before: ``d_x = _sg.unbroadcast(g * k, x)``.
 After: ``Uses`` with shape_reads ``['x']``, other_reads ``['_sg', 'g', 'k']``, stores
-``['d_x']``, other_binds and deferred ``[]`` (names in walk order, with repeats).
+``['d_x']``, other_binds, deferred and scoped ``[]`` (names in walk order, with repeats).
 
 ``UseCache`` keeps each simple statement's ``Uses`` while ``optimize_sweeps`` runs its
 passes, so a sweep is walked once, not once per pass: a pass that rewrites a statement
@@ -29,15 +29,18 @@ _CHILD_FIELDS: dict = {}   # node class -> its fields that may hold nodes
 _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "type_comment", "kind"})
 DEFERRED = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.GeneratorExp)
 _DEFERRED_KINDS = frozenset(DEFERRED)
+# Scopes of their own (what may run later, classes and comprehensions): ``Uses.scoped``
+SCOPES = DEFERRED + (gast.ClassDef, gast.ListComp, gast.SetComp, gast.DictComp)
+_SCOPE_KINDS = frozenset(SCOPES)
 
 
 class Uses:
     """The names one statement uses, each list in walk order with repeats."""
 
     __slots__ = ("shape_reads", "other_reads", "reads", "stores", "other_binds", "binds",
-                 "deferred", "defs_uses")
+                 "deferred", "scoped", "defs_uses")
 
-    def __init__(self, shape_reads, other_reads, stores, other_binds, deferred):
+    def __init__(self, shape_reads, other_reads, stores, other_binds, deferred, scoped):
         self.shape_reads = shape_reads   # read as a shape argument (``shape_argument``)
         self.other_reads = other_reads   # read in any other way
         self.reads = shape_reads + other_reads
@@ -45,6 +48,7 @@ class Uses:
         self.other_binds = other_binds   # deleted, or a nested function's parameters
         self.binds = stores + other_binds
         self.deferred = deferred         # read inside a nested function, lambda, generator
+        self.scoped = scoped             # read inside any scope of its own (``SCOPES``)
         self.defs_uses = None            # (see ``UseCache.defs_uses``)
 
 
@@ -62,7 +66,7 @@ def shape_argument(node):
 
 def uses_of(node):
     """The ``Uses`` of the tree ``node`` (a statement, its nested blocks included)."""
-    shape_reads, other_reads, stores, other_binds, deferred = [], [], [], [], []
+    shape_reads, other_reads, stores, other_binds, deferred, scoped = [], [], [], [], [], []
     templates = set()   # ids of the Name nodes that are shape arguments
     nodes = [node]
     append, extend = nodes.append, nodes.extend
@@ -95,10 +99,13 @@ def uses_of(node):
             extend(current.args)
             extend(current.keywords)
         else:
-            if kind in _DEFERRED_KINDS:
-                deferred.extend(syntax.loaded_names(current))
+            if kind in _SCOPE_KINDS:
+                loaded = syntax.loaded_names(current)
+                scoped.extend(loaded)
+                if kind in _DEFERRED_KINDS:
+                    deferred.extend(loaded)
             _add_children(current, kind, append)
-    return Uses(shape_reads, other_reads, stores, other_binds, deferred)
+    return Uses(shape_reads, other_reads, stores, other_binds, deferred, scoped)
 
 
 def _add_children(node, kind, append):
@@ -144,6 +151,22 @@ class UseCache:
         names = set()
         for stmt in body:
             names.update(self.of(stmt).reads)
+        return names
+
+    def binds(self, body):
+        """Every name ``body`` binds (assigns, deletes, or a nested function's
+        parameters), as a set."""
+        names = set()
+        for stmt in body:
+            names.update(self.of(stmt).binds)
+        return names
+
+    def scoped(self, body):
+        """Every name read inside a scope of its own in ``body`` (a nested function,
+        lambda, class or comprehension: code that may run later), as a set."""
+        names = set()
+        for stmt in body:
+            names.update(self.of(stmt).scoped)
         return names
 
     def defs_uses(self, stmt):
