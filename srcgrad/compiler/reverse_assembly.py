@@ -61,7 +61,7 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
                             syntax.name(saved_name))] if residuals else []
     if result.stack in residuals:   # the backward may run more than once (sg.vjp)
         unpack += syntax.quote("stack = list(stack)", stack=result.stack)
-    unpack[:0] = _private_saves(backward, residuals, saved_name)
+    unpack[:0] = _private_saves(backward, residuals, saved_name, uses)
 
     fwd_comment = syntax.comment("Forward sweep: the original computation")
     bwd_comment = syntax.comment(f"Backward sweep: {seed} is the cotangent of the result")
@@ -103,9 +103,12 @@ def _assemble(parsed, result, fn_names, namer, single, scalars, containers):
             "defined": surely_defined_after(forward, params), "value": value,
             "residuals": residuals, "residual_inits": residual_inits,
             "seed_helper": result.seed_helper}, fn_names["backward"], namer.fresh)
+    stamped = set()   # (the functions share most statements: each is stamped once)
     for function in functions.values():
         function.lineno = parsed.node.lineno
-        syntax.set_line(function.body, parsed.node.lineno)
+        fresh = [stmt for stmt in function.body if id(stmt) not in stamped]
+        stamped.update(map(id, fresh))
+        syntax.set_line(fresh, parsed.node.lineno)
     return functions, zero_wrt
 
 
@@ -135,12 +138,15 @@ def _gradients(result, namer, scalars, containers, uses):
     return grads, zero_wrt
 
 
-def _private_saves(backward, residuals, saved_name):
+def _private_saves(backward, residuals, saved_name, uses):
     """``saved = _sg.private_saves(saved, (i, ...))`` when the backward sweep restores
     items into residuals (at positions ``i``): it works on copies of them, so that it
     leaves the residuals as the forward sweep left them and can run again, or on
-    several threads (see ``runtime.reentry``)."""
-    restored = {call.args[0].id for stmt in backward for call in syntax.walk(stmt)
+    several threads (see ``runtime.reentry``). (``uses``: a ``UseCache``: only the
+    statements that call a restoring helper are walked.)"""
+    restoring = [stmt for stmt in backward
+                 if not _RESTORE_HELPERS.isdisjoint(uses.of(stmt).helpers)]
+    restored = {call.args[0].id for stmt in restoring for call in syntax.walk(stmt)
                 if isinstance(call, gast.Call) and call.args
                 and syntax.dotted_name(call.func) in RESTORES
                 and isinstance(call.args[0], gast.Name)}
@@ -151,6 +157,9 @@ def _private_saves(backward, residuals, saved_name):
     return [syntax.comment("Restores go into copies: the backward may run again"),
             syntax.assign(saved_name, syntax.quote_expr(
                 "_sg.private_saves(s, w)", s=syntax.name(saved_name), w=positions))]
+
+
+_RESTORE_HELPERS = frozenset(name.split(".", 1)[1] for name in RESTORES)
 
 
 def _saves_prologue(forward, saved, stack):

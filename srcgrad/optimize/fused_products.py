@@ -29,6 +29,8 @@ def fuse_product_reductions(body, uses=None):
     ``_sg.unbroadcast_product(a, b, x)``, in place; returns ``body`` (``uses``: a
     ``UseCache`` told of each statement changed)."""
     for stmt in body:
+        if uses is not None and "unbroadcast" not in uses.of(stmt).helpers:
+            continue
         changed = False
         for node in syntax.walk(stmt):
             if _summed_product(node):

@@ -126,7 +126,7 @@ def _uses(body, uses):
             stores.setdefault(name, []).append(position)
         for name in found.shape_reads:
             shapes.setdefault(name, []).append(position)
-        if "_sg" in found.other_reads:   # (a ``_sg.shape_of`` call reads ``_sg``)
+        if "shape_of" in found.helpers:
             for name in _shape_of_reads(stmt):
                 shapes.setdefault(name, []).append(position)
     return reads, stores, shapes

@@ -8,7 +8,8 @@ of its own walk made a long sweep's optimization several walks of it.
 
 Before: ``d_x = _sg.unbroadcast(g * k, x)``.
 After: ``Uses`` with shape_reads ``['x']``, other_reads ``['_sg', 'g', 'k']``, stores
-``['d_x']``, other_binds, deferred and scoped ``[]`` (names in walk order, with repeats).
+``['d_x']``, other_binds, deferred and scoped ``[]`` (names in walk order, with repeats),
+helpers ``['unbroadcast']`` (the runtime helpers it calls, ``_sg.<name>``).
 
 ``UseCache`` keeps each simple statement's ``Uses`` while ``optimize_sweeps`` runs its
 passes, so a sweep is walked once, not once per pass: a pass that rewrites a statement
@@ -38,9 +39,10 @@ class Uses:
     """The names one statement uses, each list in walk order with repeats."""
 
     __slots__ = ("shape_reads", "other_reads", "reads", "stores", "other_binds", "binds",
-                 "deferred", "scoped", "defs_uses")
+                 "deferred", "scoped", "helpers", "defs_uses")
 
-    def __init__(self, shape_reads, other_reads, stores, other_binds, deferred, scoped):
+    def __init__(self, shape_reads, other_reads, stores, other_binds, deferred, scoped,
+                 helpers):
         self.shape_reads = shape_reads   # read as a shape argument (``shape_argument``)
         self.other_reads = other_reads   # read in any other way
         self.reads = shape_reads + other_reads
@@ -49,6 +51,7 @@ class Uses:
         self.binds = stores + other_binds
         self.deferred = deferred         # read inside a nested function, lambda, generator
         self.scoped = scoped             # read inside any scope of its own (``SCOPES``)
+        self.helpers = helpers           # ``h`` of each runtime helper call ``_sg.h(...)``
         self.defs_uses = None            # (see ``UseCache.defs_uses``)
 
 
@@ -67,6 +70,7 @@ def shape_argument(node):
 def uses_of(node):
     """The ``Uses`` of the tree ``node`` (a statement, its nested blocks included)."""
     shape_reads, other_reads, stores, other_binds, deferred, scoped = [], [], [], [], [], []
+    helpers = []
     templates = set()   # ids of the Name nodes that are shape arguments
     nodes = [node]
     append, extend = nodes.append, nodes.extend
@@ -91,11 +95,15 @@ def uses_of(node):
         elif kind is attribute_class:
             append(current.value)
         elif kind is call_class:
-            if getattr(current.func, "attr", None) in SHAPE_ARGUMENTS:
-                argument = shape_argument(current)
-                if type(argument) is name_class:
-                    templates.add(id(argument))
-            append(current.func)
+            func = current.func
+            if type(func) is attribute_class and type(func.value) is name_class \
+                    and func.value.id == "_sg":
+                helpers.append(func.attr)
+                if func.attr in SHAPE_ARGUMENTS:
+                    argument = shape_argument(current)
+                    if type(argument) is name_class:
+                        templates.add(id(argument))
+            append(func)
             extend(current.args)
             extend(current.keywords)
         else:
@@ -105,7 +113,7 @@ def uses_of(node):
                 if kind in _DEFERRED_KINDS:
                     deferred.extend(loaded)
             _add_children(current, kind, append)
-    return Uses(shape_reads, other_reads, stores, other_binds, deferred, scoped)
+    return Uses(shape_reads, other_reads, stores, other_binds, deferred, scoped, helpers)
 
 
 def _add_children(node, kind, append):
