@@ -53,10 +53,15 @@ def functional_lambdas(parsed):
     found, stack = [], list(parsed.node.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ListComp, gast.DictComp,
-                             gast.GeneratorExp, gast.SetComp)):
+        kind = type(node)
+        if kind in _OWN_SCOPES:
             continue
-        if isinstance(functional_argument(parsed, node), gast.Lambda):
+        if kind is gast.Call and node.args and type(node.args[0]) is gast.Lambda \
+                and functional_argument(parsed, node) is not None:
             found.append(node)
-        stack.extend(gast.iter_child_nodes(node))
+        syntax.add_children(node, stack)
     return found
+
+
+_OWN_SCOPES = frozenset({gast.FunctionDef, gast.Lambda, gast.ListComp, gast.DictComp,
+                         gast.GeneratorExp, gast.SetComp})

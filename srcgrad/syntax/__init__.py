@@ -13,8 +13,8 @@ Modules (every public name is importable from ``srcgrad.syntax``):
   and ask small questions of them (``is_atom``, ``dotted_name``, ``spreads``);
 - ``templates``: ``quote``/``quote_expr`` (parse a snippet, substitute names) and
   ``replace_names``;
-- ``trees``: walk and copy trees (``walk``, ``names_in``, ``statements``, ``set_line``,
-  ``clone``);
+- ``trees``: walk and copy trees (``walk``, ``add_children``, ``names_in``, ``statements``,
+  ``set_line``, ``clone``);
 - ``printing``: print trees as source (``to_source``, ``render``) and comment statements;
 - ``convert``: the gast tree of a stdlib ``ast`` tree (``to_gast``, as gast converts it).
 """
@@ -51,6 +51,7 @@ from srcgrad.syntax.printing import (
 )
 from srcgrad.syntax.templates import quote, quote_expr, replace_names
 from srcgrad.syntax.trees import (
+    add_children,
     by_type,
     clone,
     count_statements,
@@ -69,6 +70,6 @@ __all__ = [
     "to_gast", "tuple_of",
     "comment", "comment_text", "is_comment", "render", "render_lines", "to_source",
     "quote", "quote_expr", "replace_names",
-    "by_type", "clone", "count_statements", "line_of", "loaded_names", "names_in", "set_line",
-    "statements", "walk",
+    "add_children", "by_type", "clone", "count_statements", "line_of", "loaded_names",
+    "names_in", "set_line", "statements", "walk",
 ]

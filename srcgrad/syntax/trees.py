@@ -31,6 +31,24 @@ def walk(node):
     return nodes
 
 
+def add_children(node, nodes):
+    """Append the child nodes of ``node`` to the list ``nodes`` (as ``walk`` finds them,
+    in field order; expression contexts left out)."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    append, ast_class = nodes.append, gast.AST
+    for field in fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, ast_class):
+                    append(item)
+        elif isinstance(value, ast_class):
+            append(value)
+
+
 def by_type(nodes):
     """``{node class: [the nodes of that class]}`` of ``nodes``, each list in their order:
     passes that look for a few kinds of node read those lists, not every node."""
