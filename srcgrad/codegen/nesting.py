@@ -23,8 +23,9 @@ _LOOPS = (gast.For, gast.While, gast.AsyncFor, gast.With, gast.AsyncWith)
 def check_nesting(functions, filename, function_name):
     """Raise a ``TransformError`` when a statement of one of ``functions`` (gast
     ``FunctionDef``s) nests deeper than Python compiles."""
+    checked = set()   # (the functions share statements: each top-level one checked once)
     for fn in functions:
-        found = deepest(fn)
+        found = deepest(fn, checked)
         if found is None:
             continue
         indent, blocks, line = found
@@ -35,10 +36,13 @@ def check_nesting(functions, filename, function_name):
             "function into a helper function", filename, line, None, function_name)
 
 
-def deepest(fn):
+def deepest(fn, checked=None):
     """``(indent, blocks, user line)`` of the first statement of ``fn`` past the limits,
-    or ``None``."""
-    stack = [(stmt, 1, 0, getattr(fn, "lineno", None)) for stmt in fn.body]
+    or ``None``. ``checked``: ids of top-level statements found within them already
+    (left out; the ids of those checked here are added)."""
+    top = fn.body if checked is None else [s for s in fn.body if id(s) not in checked]
+    stack = [(stmt, 1, 0, getattr(fn, "lineno", None)) for stmt in top
+             if type(stmt) not in _FLAT]
     while stack:
         stmt, indent, blocks, line = stack.pop()
         line = getattr(stmt, "lineno", None) or line
@@ -46,7 +50,14 @@ def deepest(fn):
             return indent, blocks, line
         for body, deeper, extra in _bodies(stmt):
             stack.extend((inner, indent + deeper, blocks + extra, line) for inner in body)
+    if checked is not None:
+        checked.update(map(id, top))
     return None
+
+
+# Statements that hold no block: a function's top-level one is within every limit.
+_FLAT = frozenset({gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Expr, gast.Return,
+                   gast.Pass, gast.Delete, gast.Raise, gast.Break, gast.Continue})
 
 
 def _bodies(stmt):

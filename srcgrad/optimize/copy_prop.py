@@ -24,7 +24,10 @@ def propagate_copies(body, reads=None, uses=None):
     """Fold the copies of ``body`` (see the module docstring); returns ``(body,
     changed)``. ``uses``: the ``UseCache`` of the passes run together."""
     uses = UseCache() if uses is None else uses
-    reads = _read_counts(body, uses) if reads is None else reads
+    if reads is None:
+        if not any(_is_copy(stmt) for stmt in syntax.statements(body)):
+            return body, False   # (nothing to fold: the reads need not be counted)
+        reads = _read_counts(body, uses)
     changed = False
     for stmt in body:
         for field in ("body", "orelse", "finalbody"):
