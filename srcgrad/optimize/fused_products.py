@@ -27,21 +27,17 @@ from srcgrad.syntax import gast
 def fuse_product_reductions(body, uses=None):
     """Rewrite every ``_sg.unbroadcast(a * b, x)`` in ``body`` (a list of statements) as
     ``_sg.unbroadcast_product(a, b, x)``, in place; returns ``body`` (``uses``: a
-    ``UseCache`` told of each statement changed)."""
+    ``UseCache``, whose entries stay valid: see below)."""
     for stmt in body:
-        if uses is not None and "unbroadcast" not in uses.of(stmt).helpers:
-            continue
-        changed = False
-        for node in syntax.walk(stmt):
+        # The calls of runtime helpers in the statement (its ``Uses``), else every node. The
+        # rewrite keeps the ``Uses``: every name is read as before and in the same role
+        # (the shape argument stays one), and the call node is the same.
+        calls = syntax.walk(stmt) if uses is None else uses.of(stmt).helper_calls
+        for node in calls:
             if _summed_product(node):
                 product, template = node.args
                 node.func = syntax.quote_expr("_sg.unbroadcast_product")
                 node.args = [product.left, product.right, template]
-                changed = True
-        if changed and uses is not None:
-            for inner in syntax.walk(stmt):   # (a loop's statements are kept one by one)
-                if isinstance(inner, gast.stmt):
-                    uses.forget(inner)
     return body
 
 

@@ -9,7 +9,8 @@ of its own walk made a long sweep's optimization several walks of it.
 Before: ``d_x = _sg.unbroadcast(g * k, x)``.
 After: ``Uses`` with shape_reads ``['x']``, other_reads ``['_sg', 'g', 'k']``, stores
 ``['d_x']``, other_binds, deferred and scoped ``[]`` (names in walk order, with repeats),
-helpers ``['unbroadcast']`` (the runtime helpers it calls, ``_sg.<name>``).
+helpers ``['unbroadcast']`` (the runtime helpers it calls, ``_sg.<name>``) and
+helper_calls (those calls' nodes).
 
 ``UseCache`` keeps each simple statement's ``Uses`` while ``optimize_sweeps`` runs its
 passes, so a sweep is walked once, not once per pass: a pass that rewrites a statement
@@ -39,10 +40,10 @@ class Uses:
     """The names one statement uses, each list in walk order with repeats."""
 
     __slots__ = ("shape_reads", "other_reads", "reads", "stores", "other_binds", "binds",
-                 "deferred", "scoped", "helpers", "defs_uses")
+                 "deferred", "scoped", "helper_calls", "defs_uses")
 
     def __init__(self, shape_reads, other_reads, stores, other_binds, deferred, scoped,
-                 helpers):
+                 helper_calls):
         self.shape_reads = shape_reads   # read as a shape argument (``shape_argument``)
         self.other_reads = other_reads   # read in any other way
         self.reads = shape_reads + other_reads
@@ -51,8 +52,14 @@ class Uses:
         self.binds = stores + other_binds
         self.deferred = deferred         # read inside a nested function, lambda, generator
         self.scoped = scoped             # read inside any scope of its own (``SCOPES``)
-        self.helpers = helpers           # ``h`` of each runtime helper call ``_sg.h(...)``
+        self.helper_calls = helper_calls   # each runtime helper call ``_sg.h(...)``
         self.defs_uses = None            # (see ``UseCache.defs_uses``)
+
+    @property
+    def helpers(self):
+        """The ``h`` of each runtime helper call ``_sg.h(...)`` (as the calls are now: a
+        pass may give a call another helper that reads its names in the same roles)."""
+        return [call.func.attr for call in self.helper_calls]
 
 
 def shape_argument(node):
@@ -70,7 +77,7 @@ def shape_argument(node):
 def uses_of(node):
     """The ``Uses`` of the tree ``node`` (a statement, its nested blocks included)."""
     shape_reads, other_reads, stores, other_binds, deferred, scoped = [], [], [], [], [], []
-    helpers = []
+    helper_calls = []
     templates = set()   # ids of the Name nodes that are shape arguments
     nodes = [node]
     append, extend = nodes.append, nodes.extend
@@ -98,7 +105,7 @@ def uses_of(node):
             func = current.func
             if type(func) is attribute_class and type(func.value) is name_class \
                     and func.value.id == "_sg":
-                helpers.append(func.attr)
+                helper_calls.append(current)
                 if func.attr in SHAPE_ARGUMENTS:
                     argument = shape_argument(current)
                     if type(argument) is name_class:
@@ -113,7 +120,8 @@ def uses_of(node):
                 if kind in _DEFERRED_KINDS:
                     deferred.extend(loaded)
             _add_children(current, kind, append)
-    return Uses(shape_reads, other_reads, stores, other_binds, deferred, scoped, helpers)
+    return Uses(shape_reads, other_reads, stores, other_binds, deferred, scoped,
+                helper_calls)
 
 
 def _add_children(node, kind, append):
