@@ -62,7 +62,7 @@ def watch(unit, source):
     rebound since srcgrad first saw it is refused: rule text calls library functions by
     name too (``math.cos``'s derivative is ``-math.sin(x)``)."""
     links = set()
-    for root, chain in _CHAIN.findall(source):
+    for root, chain in set(_CHAIN.findall(source)):   # (each distinct chain once)
         module = _ROOTS[root]
         for attr in chain[1:].split("."):
             if not isinstance(module, types.ModuleType):

@@ -189,6 +189,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
                        scalar_params=scalars)
     result = mode.run()
     escapes.record(unit, mode.escapes)
+    mode.close()
     containers = _container_params(parsed.node, syntax.param_names(parsed.node.args))
     functions, zero_wrt = _assemble(parsed, result, fn_names, namer, isinstance(wrt, str),
                                     scalars, containers)

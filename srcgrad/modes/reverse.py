@@ -127,6 +127,15 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         self.numbers = proven_numbers(   # cotangents added with +, not item by item
             assigned, self.params if scalar_params else (), self.arrays, self.target_of)
 
+    def close(self):
+        """Drop the collaborators once the sweeps are made: each holds the mode, a
+        reference cycle that only the garbage collector would free, and with it the
+        function's tree, its graph and every fact about it (a long function's compile
+        then ended in a collection that walked all of them)."""
+        for attribute, value in list(vars(self).items()):
+            if getattr(value, "mode", None) is self:
+                delattr(self, attribute)
+
     # -- driver --------------------------------------------------------------------------
     def run(self):
         body, ret = self.node.body[:-1], self.node.body[-1]
