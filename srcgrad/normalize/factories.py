@@ -48,9 +48,8 @@ def inline_factories(parsed, namer):
 
 def _store_counts(node):
     counts = {}
-    for sub in gast.walk(node):
-        if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store):
-            counts[sub.id] = counts.get(sub.id, 0) + 1
+    for name in syntax.names_in(node, gast.Store):
+        counts[name] = counts.get(name, 0) + 1
     return counts
 
 
@@ -95,14 +94,16 @@ def _statement(stmt, parsed, namer, local, stores, defs):
 def _calls_of_calls(stmt):
     """Calls ``F(args)(...)`` in ``stmt``'s own expressions (not in nested blocks,
     functions, lambdas or comprehensions)."""
-    stack = [child for child in gast.iter_child_nodes(stmt) if not isinstance(child, gast.stmt)]
+    children = []
+    syntax.add_children(stmt, children)
+    stack = [child for child in children if not isinstance(child, gast.stmt)]
     while stack:
         node = stack.pop()
         if isinstance(node, _SKIPPED):
             continue
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Call):
+        if type(node) is gast.Call and isinstance(node.func, gast.Call):
             yield node
-        stack.extend(gast.iter_child_nodes(node))
+        syntax.add_children(node, stack)
 
 
 def _factory(parsed, call, local, namer, whole_statement=False):

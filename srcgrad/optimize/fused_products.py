@@ -43,6 +43,6 @@ def fuse_product_reductions(body, uses=None):
 
 def _summed_product(node):
     return (isinstance(node, gast.Call) and len(node.args) == 2 and not node.keywords
-            and syntax.dotted_name(node.func) == "_sg.unbroadcast"
             and isinstance(node.args[0], gast.BinOp) and isinstance(node.args[0].op, gast.Mult)
+            and syntax.dotted_name(node.func) == "_sg.unbroadcast"
             and not isinstance(node.args[1], gast.Starred))
