@@ -33,7 +33,9 @@ import numpy as np
 from srcgrad.errors import TransformError
 
 _ROOTS = {"np": np, "math": math}
-_CHAIN = re.compile(r"\b(np|math)((?:\.[A-Za-z_]\w*)+)")
+# ``np.linalg.norm``: the root, then its chain (a word boundary before the root is checked
+# in ``_chains``: a pattern starting with ``\b`` is tried at every position of the text).
+_CHAIN = re.compile(r"(np|math)((?:\.[A-Za-z_]\w*)+)")
 _DEPENDENTS: dict = {}   # (module name, attribute) -> {id: unit} (weakly) of units reading it
 _LOCK = threading.RLock()
 REBOUND: set = set()     # "numpy.tanh": names rebound in this process (no disk cache then)
@@ -62,7 +64,7 @@ def watch(unit, source):
     rebound since srcgrad first saw it is refused: rule text calls library functions by
     name too (``math.cos``'s derivative is ``-math.sin(x)``)."""
     links = set()
-    for root, chain in set(_CHAIN.findall(source)):   # (each distinct chain once)
+    for root, chain in _chains(source):
         module = _ROOTS[root]
         for attr in chain[1:].split("."):
             if not isinstance(module, types.ModuleType):
@@ -86,6 +88,24 @@ def watch(unit, source):
             if isinstance(module, _Watched):
                 _DEPENDENTS.setdefault((module.__name__, attr),
                                        weakref.WeakValueDictionary())[id(unit)] = unit
+
+
+def _chains(source):
+    """The distinct ``(root, chain)`` of ``source``: what ``re.findall`` of the pattern
+    with a leading ``\b`` finds (a match after a word character is passed over, and the
+    search goes on from the next position)."""
+    found, position, search = set(), 0, _CHAIN.search
+    while True:
+        match = search(source, position)
+        if match is None:
+            return found
+        start = match.start()
+        before = source[start - 1] if start else " "
+        if before.isalnum() or before == "_":
+            position = start + 1
+            continue
+        found.add(match.groups())
+        position = match.end()
 
 
 def watch_cells(unit, cells):

@@ -41,6 +41,22 @@ def _negation_outside(expr):
     return expr
 
 
+def _may_fold(template, values):
+    """Can ``template`` instantiated with ``values`` hold literal arithmetic to fold? Not
+    without a number in its text (every numeric literal has a digit) or a value that
+    is neither a name nor a name's string."""
+    numeric = _NUMERIC_TEMPLATES.get(template)
+    if numeric is None:
+        numeric = _NUMERIC_TEMPLATES[template] = any(c.isdigit() for c in template)
+    return numeric or any(type(value) is not str and type(value) is not gast.Name
+                          for value in values)
+
+
+# template text -> has it a digit? (bounded: the rule table's templates, each wrapped in
+# at most one of the helpers ``expand`` adds)
+_NUMERIC_TEMPLATES: dict[str, bool] = {}
+
+
 def scalar_template(template):
     """The template for scalar operands: ``np.cos(x)`` -> ``math.cos(x)``."""
     return _NP_CALL.sub(lambda m: f"math.{MATH_TWINS[m.group(1)]}(", template)
@@ -88,8 +104,10 @@ class RuleExpander:
             if rule.elementwise and all(self.mode.is_scalar(stmt, values[p])
                                         for p in rule.params if p in values):
                 template = scalar_template(template)
-            contribution = _negation_outside(fold_constants(syntax.quote_expr(
-                template, g=g, ans=target, **values)))   # (names given as strings)
+            contribution = syntax.quote_expr(template, g=g, ans=target, **values)
+            if _may_fold(template, (g, target, *values.values())):
+                contribution = fold_constants(contribution)
+            contribution = _negation_outside(contribution)   # (names given as strings)
             contributions.setdefault(atom.id, []).append(contribution)
         out = []
         for name, parts in contributions.items():

@@ -132,6 +132,8 @@ def set_line(nodes, lineno):
         node = todo.pop()
         if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
             node.lineno = lineno
+        if type(node) in _FLAT_STATEMENTS:
+            continue
         for field in _BLOCK_FIELDS:
             value = getattr(node, field, None)
             if type(value) is list:
@@ -140,6 +142,10 @@ def set_line(nodes, lineno):
 
 
 _STATEMENT_HOLDERS = (gast.stmt, gast.excepthandler, gast.match_case)
+# Statements without a block (most of generated code): nothing nested to stamp.
+_FLAT_STATEMENTS = frozenset({gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Expr,
+                              gast.Return, gast.Pass, gast.Delete, gast.Raise, gast.Break,
+                              gast.Continue})
 # The fields that hold them (the other fields of a statement hold expressions).
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
