@@ -40,7 +40,13 @@ def reuse_dead_operands(forward, backward, keep=(), uses=None):
     _, backward_values = reads_by_role(backward, uses)
     excluded = set(keep) | backward_values | uses.binds(backward) | uses.scoped(forward) \
         | uses.scoped(backward)
-    reads, stores, shape_reads = _uses(forward, uses)
+    operands = {operand.id for stmt in forward if plain_target(stmt) is not None
+                and type(stmt.value) is gast.BinOp and type(stmt.value.op) in _HELPERS
+                for operand in (stmt.value.left, stmt.value.right)
+                if type(operand) is gast.Name} - excluded
+    if not operands:
+        return forward
+    reads, stores, shape_reads = _uses(forward, uses, operands)
     fresh = {}   # name -> position of its one binding, by arithmetic on arrays
     arrays = set()
     for position, stmt in enumerate(forward):
@@ -112,23 +118,27 @@ def array_valued(value, arrays):
     return False
 
 
-def _uses(body, uses):
-    """``(reads, stores, shape reads)``: for each name, the positions (in ``body``) of
-    the statements that read it, once per read, that bind it, and that read it as a
-    shape (``_sg.shape_of(v)``, a shape argument of a runtime helper); ``uses``: a
-    ``UseCache``."""
+def _uses(body, uses, names):
+    """``(reads, stores, shape reads)``: for each of ``names``, the positions (in
+    ``body``) of the statements that read it, once per read, that bind it, and that read
+    it as a shape (``_sg.shape_of(v)``, a shape argument of a runtime helper); ``uses``:
+    a ``UseCache``."""
     reads, stores, shapes = {}, {}, {}
     for position, stmt in enumerate(body):
         found = uses.of(stmt)
         for name in found.reads:
-            reads.setdefault(name, []).append(position)
+            if name in names:
+                reads.setdefault(name, []).append(position)
         for name in found.binds:
-            stores.setdefault(name, []).append(position)
+            if name in names:
+                stores.setdefault(name, []).append(position)
         for name in found.shape_reads:
-            shapes.setdefault(name, []).append(position)
+            if name in names:
+                shapes.setdefault(name, []).append(position)
         if "shape_of" in found.helpers:
             for name in _shape_of_reads(stmt):
-                shapes.setdefault(name, []).append(position)
+                if name in names:
+                    shapes.setdefault(name, []).append(position)
     return reads, stores, shapes
 
 
