@@ -92,6 +92,8 @@ class PatternMode(ForwardMode):
         dependencies (statically, or, for a name given dependencies, when they turn out
         None as it runs: ``_dep.local_unless``)."""
         names = {n for a in atoms for n in syntax.loaded_names(a)} & self.varied
+        if not names:
+            return []
         where = f"{self.parsed.filename}:{syntax.line_of(stmt, self.node.lineno)}"
         text = syntax.const(f"{what} at {where} reads a value computed from the inputs: local")
         if test or names - set(state.tangents):
@@ -109,6 +111,11 @@ class PatternMode(ForwardMode):
             notes = self.local_note(stmt, [stmt.test], "a loop's test", state, test=True)
         elif isinstance(stmt, gast.For):
             notes = self.local_note(stmt, [stmt.iter], "a loop's range", state)
+        elif isinstance(stmt, gast.Try) and stmt.handlers:   # raised or not: by the values
+            where = f"{self.parsed.filename}:{syntax.line_of(stmt, self.node.lineno)}"
+            notes = [gast.Expr(value=syntax.quote_expr("_dep.local(r)", r=syntax.const(
+                f"an exception handler at {where} may run or not by the inputs' values: "
+                "local")))]
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
             notes = self.local_note(stmt, [stmt.targets[0].slice], "an index", state)
             if stmt.targets[0].value.id in state:   # a constant element must stay constant

@@ -335,6 +335,29 @@ def _from_parameters_exact(args):
     return out
 
 
+def _levels(k, x):
+    if k == 0:   # a branch on a count that is not computed from the inputs
+        return x
+    return _levels(k - 1, np.roll(x, 1) * x)
+
+
+def recursion(x):
+    return _levels(2, x)
+
+
+def _recursion_exact(args):
+    n = np.size(args[0])
+    return _from_groups([[(i - d) % n for d in range(3)] for i in range(n)], n)
+
+
+def handled(x):
+    try:
+        y = np.sqrt(x - 0.5) if False else x[:3] * 2.0
+    except ValueError:
+        y = x[1:4]
+    return y
+
+
 def _pair(rng):
     return rng.uniform(0.2, 1.5, 4), rng.uniform(0.2, 1.5, 3)
 
@@ -373,6 +396,9 @@ JACOBIAN_CASES = [
     Case("counted_shape", counted_shape, (0,), _rand(4), scope="local"),
     Case("tainted_matrix_entry", tainted_matrix_entry, (0, 1),
          lambda rng: (rng.uniform(0.2, 1.5, 2), rng.uniform(0.2, 1.5, 2)), scope="local"),
+    Case("recursion", recursion, (0,), _rand(5), exact=_recursion_exact),
+    Case("handled", handled, (0,), _rand(5), scope="local",
+         exact=lambda args: np.eye(5, dtype=bool)[:3]),
     Case("matrix_from_parameters", matrix_from_parameters, (0,), _rand(3),
          exact=_from_parameters_exact),
 ]
