@@ -31,11 +31,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from srcgrad.api import functional as api
+from srcgrad.api import sparse_sweeps as sweeps
 from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen.pickling import derivative
 from srcgrad.errors import SrcgradError
-from srcgrad.sparse import compressed, sweeps
+from srcgrad.sparse import compressed
 
 _KEPT = 32        # signatures kept per function
 _LOCAL = "local"  # what a signature whose pattern failed its probe keeps

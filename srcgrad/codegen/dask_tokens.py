@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib.abc
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any
 
 REGISTERED: list = []   # non-empty once the registration is done
 _LOCK = threading.Lock()
@@ -35,13 +37,16 @@ def token(derivative):
             normalize_token(r.options), _code_digest(r.primal))
 
 
-def _code_digest(primal):
-    from srcgrad.compiler import cache, cache_keys
+# The digest of what generation reads, a function of the primal set by
+# srcgrad.compiler.cache when it loads (the compiler sits above codegen; every Derivative
+# is made through it).
+CODE_DIGEST: Callable[[Any], Any] | None = None
 
-    try:
-        return cache.package_digest(), cache_keys.describe(primal)
-    except cache_keys.Uncacheable:
-        return "uncacheable"
+
+def _code_digest(primal):
+    if CODE_DIGEST is None:
+        raise RuntimeError("srcgrad.compiler.cache is not loaded: no derivative was made here")
+    return CODE_DIGEST(primal)
 
 
 def register_when_imported(cls):

@@ -36,6 +36,7 @@ import tempfile
 import numpy as np
 
 from srcgrad import syntax
+from srcgrad.codegen import dask_tokens
 from srcgrad.codegen.emit import GeneratedModule
 from srcgrad.compiler import library_watch
 from srcgrad.compiler.cache_keys import Uncacheable, code_digest, describe, source_of
@@ -296,3 +297,15 @@ def _source_files(root):
         found += [(parts + (name,), os.path.join(folder, name))
                   for name in files if name.endswith(".py")]
     return sorted(found)
+
+
+def _dask_code_digest(primal):
+    """What a derivative's dask token says of the code it was generated from: srcgrad's
+    files and the primal's description, or ``"uncacheable"`` where it has none."""
+    try:
+        return package_digest(), describe(primal)
+    except Uncacheable:
+        return "uncacheable"
+
+
+dask_tokens.CODE_DIGEST = _dask_code_digest

@@ -23,7 +23,7 @@ import dataclasses
 import numpy as np
 import scipy.sparse as sp
 
-from srcgrad.api import functional as api
+from srcgrad.frontend import targets
 from srcgrad.sparse import pattern_deps as pd
 from srcgrad.sparse import pattern_unit
 from srcgrad.sparse.pattern_deps import Deps
@@ -68,9 +68,9 @@ def _pattern(matrix, record):
 
 
 def _sweep(f, wrt, args, kwargs, second_order):
-    fn, bound = api._target(f)
+    fn, bound = targets._target(f)
     wrt = (wrt,) if isinstance(wrt, int) else tuple(wrt)
-    params = api.parameter_names(fn, bound)
+    params = targets.parameter_names(fn, bound)
     names = tuple(params[i] for i in wrt)
     args = tuple(args)
     call_args = (bound,) + args if bound is not None else args
