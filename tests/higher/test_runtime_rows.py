@@ -17,8 +17,11 @@ from srcgrad.rules.runtime_rules import COMPILED_FROM_SOURCE
 
 SRCGRAD = pathlib.Path(sg.__file__).parent
 # Names generated code calls that the compiler resolves before looking for a row: the
-# Variable read and attribute write (``modes.calls``) and a guard's hand-over type.
-_RESOLVED_BEFORE_ROWS = {"read_variable", "set_attribute", "Redirected", "unsuppressed"}
+# Variable read and attribute write (``modes.calls``) and a guard's hand-over type; and
+# what an eager variant's guard raises (``eager.static``: variants are run, never
+# differentiated).
+_RESOLVED_BEFORE_ROWS = {"read_variable", "set_attribute", "Redirected", "unsuppressed",
+                         "StaleVariant"}
 
 
 def emitted_helpers():
