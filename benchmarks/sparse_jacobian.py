@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pathlib
 import platform
 import subprocess
@@ -166,14 +167,15 @@ def table(rows, command):
     errors = [f"{row['unknowns']:,}: sparse {row['sparse_error']:.1e}"
               + (f", jax {row['jax_error']:.1e}" if "jax_error" in row else "")
               for row in rows if "sparse_error" in row]
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=README.parent, check=False).stdout.strip()
     return "\n".join([
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on "
         f"{platform.machine()} ({platform.processor() or 'cpu'}), srcgrad at {commit}, "
         f"Python {platform.python_version()}, NumPy {np.__version__}; command: "
-        f"`{command}`. Times are ratios to one NumPy residual evaluation (CPU time, "
-        f"medians, one thread).", "", *lines, "",
+        f"`{command}`; load average {load}. Times are ratios to one NumPy residual "
+        f"evaluation (CPU time, medians, one thread).", "", *lines, "",
         "Largest difference from srcgrad's dense Jacobian, relative to its largest entry: "
         + ("; ".join(errors) or "-") + "."])
 

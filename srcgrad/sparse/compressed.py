@@ -75,16 +75,27 @@ class Compression:
         """The rows (outputs; inputs for ``"rows"``) where the decompressed matrix times
         the probe differs from the probe's own sweep: empty when the pattern held."""
         measured = self.probe_result(compressed)
-        magnitude = sp.csr_array((np.abs(matrix.data), matrix.indices, matrix.indptr),
-                                 shape=matrix.shape)
-        if self.kind == "rows":
-            expected, scale = matrix.T @ self.probe, magnitude.T @ np.abs(self.probe)
-        else:
-            expected, scale = matrix @ self.probe, magnitude @ np.abs(self.probe)
+        rows = self.made.get("rows")
+        if rows is None:
+            rows = self.made["rows"] = np.repeat(np.arange(self.shape[0]),
+                                                 np.diff(self.indptr))
+        # J @ p (p @ J for rows) and |J| @ |p|, summed per row with bincount
+        into, read, size = (self.indices, rows, self.shape[1]) if self.kind == "rows" \
+            else (rows, self.indices, self.shape[0])
+        terms = matrix.data * self.probe[read]
+        expected = _sums(into, terms, size)
+        scale = np.bincount(into, np.abs(terms), minlength=size)
         finite = np.isfinite(measured) & np.isfinite(expected) & np.isfinite(scale)
         tolerance = _PROBE_RTOL * scale + _PROBE_FLOOR * np.max(scale[finite], initial=0.0)
         wrong = finite & ~(np.abs(measured - expected) <= tolerance)
         return np.flatnonzero(wrong)
+
+
+def _sums(into, terms, size):
+    if terms.dtype.kind == "c":
+        return np.bincount(into, terms.real, minlength=size) \
+            + 1j * np.bincount(into, terms.imag, minlength=size)
+    return np.bincount(into, terms, minlength=size)
 
 
 def jacobian_compression(pattern, kinds=("columns", "rows")) -> Compression:
