@@ -54,6 +54,9 @@ FULL_MATRICES = {
     "large_functions_full": ("--large-functions-full", "large functions at full size: 5,000 "
                              "statements, 98 nested blocks, 200 exits "
                              "(tests/programs/test_large_functions.py)"),
+    "batched_reverse_full": ("--batched-reverse-full", "the batched reverse sweep on every "
+                             "rule row, shape variant and dtype "
+                             "(tests/higher/test_batched_reverse.py)"),
     "corpus_jacobians_full": ("--corpus-jacobians-full", "jacfwd on every corpus program "
                               "(tests/corpus/test_corpus_jacobians.py)"),
     "corpus_sparse_full": ("--corpus-sparse-full", "sparse against dense Jacobians and "

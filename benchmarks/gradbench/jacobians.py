@@ -1,5 +1,6 @@
 """Dense Jacobian time / NumPy primal time of a ported objective, srcgrad's ``jacobian``,
-``jacfwd`` and ``jacrev`` beside autograd's ``jacobian`` when it is installed:
+``jacfwd`` and ``jacrev`` (and each batched sweep's baseline: ``jacfwd`` one column at a
+time, ``jacrev`` one row at a time) beside autograd's ``jacobian`` when it is installed:
 
     python -m benchmarks.gradbench.jacobians ba --sizes 200 [--cpu-time]
 
@@ -48,12 +49,29 @@ def _per_column(jacobian):
     return run
 
 
+def _per_row(jacobian):
+    """``jacobian`` with the batched backward sweep turned off: one backward sweep per
+    row."""
+    from srcgrad.api import jacobians
+
+    def run(*args):
+        batched = jacobians.batched_rows
+        jacobians.batched_rows = lambda *a: None
+        try:
+            return jacobian(*args)
+        finally:
+            jacobians.batched_rows = batched
+
+    return run
+
+
 def tools(module):
     import srcgrad as sg
 
     f = getattr(module, module.JACOBIAN_OF)
     found = {"primal": f, "sg.jacobian": sg.jacobian(f), "sg.jacfwd": sg.jacfwd(f),
-             "sg.jacfwd per column": _per_column(sg.jacfwd(f)), "sg.jacrev": sg.jacrev(f)}
+             "sg.jacfwd per column": _per_column(sg.jacfwd(f)), "sg.jacrev": sg.jacrev(f),
+             "sg.jacrev per row": _per_row(sg.jacrev(f))}
     peer = _autograd_function(module, module.JACOBIAN_OF)
     if peer is not None:
         found["autograd"] = peer

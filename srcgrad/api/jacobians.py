@@ -22,6 +22,7 @@ import numpy as np
 from srcgrad.api import dense_callees, pytree
 from srcgrad.api import functional as api
 from srcgrad.api.batched_columns import batched_columns, fill_blocks
+from srcgrad.api.batched_rows import RowsPlan, batched_rows
 from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
@@ -106,13 +107,14 @@ def _jacobian(f, wrt, mode):
     params = api.parameter_names(fn, bound)
     forward = jvp(f, names) if mode != "reverse" else None
     backward = api.vjp(f, names) if mode != "forward" else None
+    plan = RowsPlan(f, names) if mode != "forward" else None
 
     tall = {}   # input shapes -> did the last output have as many elements as inputs?
 
     def jacobian_fn(*args):
         inputs = [_float_tree(args[params.index(n)], n) for n in names]
         in_leaves = [leaf for tree in inputs for leaf in pytree.leaves(tree)]
-        columns = batched = None
+        columns = batched = rows = None
         shapes = tuple((x.shape, x.dtype) for x in in_leaves)
         if mode == "forward" or mode is None and tall.get(shapes):
             # (``jacobian`` of a function whose output was as large as its inputs for
@@ -121,11 +123,13 @@ def _jacobian(f, wrt, mode):
             if batched is None:
                 value, columns = _columns(forward, args, inputs)
         else:
-            value, pullback = backward(*args)
+            rows = batched_rows(plan, args, inputs)
+            value, pullback = (rows.value, None) if rows is not None else backward(*args)
             out_size = sum(np.size(leaf) for leaf in pytree.leaves(value))
             if mode is None:
                 tall[shapes] = out_size >= sum(leaf.size for leaf in in_leaves)
             if mode is None and tall[shapes]:
+                rows = None
                 batched = batched_columns(f, names, args, inputs)
                 if batched is None:
                     value, columns = _columns(forward, args, inputs)
@@ -139,14 +143,19 @@ def _jacobian(f, wrt, mode):
             fill_blocks(blocks, batched[1], in_leaves)
         elif columns is not None:
             _fill_from_columns(blocks, columns, in_leaves)
-        else:
+        elif rows is None or not rows.fill(blocks):
+            if pullback is None:   # (a step with no batched form met as it ran)
+                pullback = backward(*args)[1]
             _fill_from_rows(blocks, pullback, out_leaves, out_def, single)
         return out_def.unflatten(_nest(inputs, row, single) for row in blocks)
 
     # The generated code it runs: the forward-mode function, the reverse one, or both
     # (``jacobian`` picks by the shapes of each call).
+    # (and the batched backward sweep that takes all the rows, where there is one)
+    batched_unit = plan.unit() if plan is not None else None
     jacobian_fn.source = "\n\n".join(
-        derivative_fn.source for derivative_fn in (forward, backward) if derivative_fn)
+        [derivative_fn.source for derivative_fn in (forward, backward) if derivative_fn]
+        + ([batched_unit.source] if batched_unit is not None else []))
     what = {None: "sg.jacobian", "forward": "sg.jacfwd", "reverse": "sg.jacrev"}[mode]
     if mode == "reverse":
         unit = attribute(backward, "unit")

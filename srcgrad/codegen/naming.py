@@ -50,6 +50,10 @@ class Namer:
             self._adjoints[primal] = self.fresh(base)
         return self._adjoints[primal]
 
+    def adjoint_names(self):
+        """Every adjoint variable made so far."""
+        return list(self._adjoints.values())
+
     def tangent(self, primal):
         """The tangent variable of ``primal``: ``x`` -> ``x_dot``."""
         if primal not in self._tangents:

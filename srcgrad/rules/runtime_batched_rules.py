@@ -22,3 +22,19 @@ defadjoint(rt.batch_outer, "a, b, tangent_first", refuses=("a", "b"))
 defadjoint(rt.map_columns, "fn, *tangents", refuses=("tangents",))
 defadjoint(rt.batched_dynamic_jvp, "fn, owner_dot, args, arg_dots",
            refuses=("owner_dot", "args", "arg_dots"))
+
+# Batched reverse mode (``runtime.batched_reverse``): the same, for its backward sweep,
+# which serves ``sg.jacobian`` / ``sg.jacrev`` and is never differentiated again.
+defnondiff(rt.batch_rows, rt.batch_zeros_like, rt.batch_slots_like, rt.batch_wrt_zeros)
+defadjoint(rt.lifted, "x", refuses=("x",))
+defadjoint(rt.batch_unbroadcast, "g, x", refuses=("g",))
+defadjoint(rt.batch_expand_summed, "g, a, axis, keepdims", refuses=("g",))
+defadjoint(rt.batch_spread_to, "value, a", refuses=("value",))
+defadjoint(rt.batch_dense, "d, x, rows", refuses=("d",))
+defadjoint(rt.batch_add_at, "dx, index, g", refuses=("dx", "g"))
+defadjoint(rt.batch_clear_item, "dx, index", refuses=("dx",))
+defadjoint(rt.batch_restructure, "dx, x, rows", refuses=("dx",))
+defadjoint(rt.batch_cross, "a, b", refuses=("a", "b"))
+defadjoint(rt.batch_dot_adjoint_a, "g, a, b", refuses=("g",))
+defadjoint(rt.batch_dot_adjoint_b, "g, a, b", refuses=("g",))
+defadjoint(rt.map_rows, "fn, *cotangents", refuses=("cotangents",))

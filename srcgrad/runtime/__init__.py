@@ -15,6 +15,7 @@ from srcgrad.runtime.adjoints import *  # noqa: F403
 from srcgrad.runtime.aliasing import *  # noqa: F403
 from srcgrad.runtime.array_adjoints import *  # noqa: F403
 from srcgrad.runtime.batched import *  # noqa: F403
+from srcgrad.runtime.batched_reverse import *  # noqa: F403
 from srcgrad.runtime.container_adjoints import *  # noqa: F403
 from srcgrad.runtime.convolution_adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403
