@@ -3,7 +3,9 @@ autograd's ``elementwise_grad``.
 
 A Jacobian is built from forward-mode columns (all of them in one sweep of the batched
 forward mode, ``api.batched_columns``, where it applies; else one ``jvp`` per input
-element) or reverse-mode rows (one backward sweep per output element). Inputs and outputs may be
+element) or reverse-mode rows (all of them in one backward sweep of the batched reverse
+mode, ``api.batched_rows``, where it applies; else one backward sweep per output
+element). Inputs and outputs may be
 pytrees (``srcgrad.api.pytree``): the result nests the output's structure around the
 input's, each leaf an array shaped output leaf + input leaf (JAX's layout)::
 
@@ -66,8 +68,9 @@ def jacfwd(f: Function, wrt: Wrt = api.FIRST, *,
 @api_boundary
 def jacrev(f: Function, wrt: Wrt = api.FIRST, *,
            argnums: int | Sequence[int] | None = None) -> Function:
-    """``jacobian`` by reverse mode: one backward sweep per output element (``wrt``,
-    ``argnums`` as for ``sg.grad``)."""
+    """``jacobian`` by reverse mode: all the rows in one batched backward sweep (in
+    chunks for a large output), or one backward sweep per output element where the
+    function has no batched form (``wrt``, ``argnums`` as for ``sg.grad``)."""
     return derivative(_jacobian(f, api.wrt_or_argnums(wrt, argnums), "reverse"),
                       "srcgrad.api.jacobians.jacrev", f, wrt=wrt, argnums=argnums)
 
@@ -133,6 +136,12 @@ def _jacobian(f, wrt, mode):
                 batched = batched_columns(f, names, args, inputs)
                 if batched is None:
                     value, columns = _columns(forward, args, inputs)
+        if rows is not None:   # one array out of array inputs: no pytrees to walk
+            found = _rows_only(rows, single)
+            if found is not None:
+                return found
+            pullback = backward(*args)[1]   # (a step with no batched form met as it ran)
+            rows = None
         if batched is not None:
             value = batched[0]
         out_leaves, out_def = pytree.flatten(value)
@@ -143,9 +152,7 @@ def _jacobian(f, wrt, mode):
             fill_blocks(blocks, batched[1], in_leaves)
         elif columns is not None:
             _fill_from_columns(blocks, columns, in_leaves)
-        elif rows is None or not rows.fill(blocks):
-            if pullback is None:   # (a step with no batched form met as it ran)
-                pullback = backward(*args)[1]
+        else:
             _fill_from_rows(blocks, pullback, out_leaves, out_def, single)
         return out_def.unflatten(_nest(inputs, row, single) for row in blocks)
 
@@ -164,6 +171,18 @@ def _jacobian(f, wrt, mode):
     else:
         _nests(jacobian_fn, f, wrt, None, "jacobian", what, _jvp=attribute(forward, "unit").jvp)
     return jacobian_fn
+
+
+def _rows_only(rows, single):
+    """The Jacobian from batched reverse-mode rows (``api.batched_rows``: array inputs,
+    one array or number out), or None where a step met as it ran has no batched form."""
+    value, inputs = rows.value, rows.inputs
+    _check_float_outputs([value])
+    blocks = [[np.zeros(np.shape(value) + x.shape, dtype=_block_dtype(value, x))
+               for x in inputs]]
+    if not rows.fill(blocks):
+        return None
+    return blocks[0][0] if single else tuple(blocks[0])
 
 
 def _nests(function, f, wrt, argnums, role, what, **functions):

@@ -10,8 +10,12 @@ runs once per row (``map_rows``), its results stacked along the trailing axis.
 
 import numpy as np
 
+from srcgrad.runtime.adjoints import dot_adjoint_a, dot_adjoint_b
 from srcgrad.runtime.batched import UnbatchedCall, batch_index
-from srcgrad.runtime.shapes import SavedShape
+from srcgrad.runtime.core import add_at
+from srcgrad.runtime.shapes import SavedShape, unbroadcast
+from srcgrad.runtime.spreads import expand_summed
+from srcgrad.runtime.wrt_values import check_wrt
 
 __all__ = ["lifted", "batch_unbroadcast", "batch_expand_summed", "batch_spread_to",
            "batch_zeros_like", "batch_slots_like", "batch_dense", "batch_add_at",
@@ -20,6 +24,7 @@ __all__ = ["lifted", "batch_unbroadcast", "batch_expand_summed", "batch_spread_t
 
 _NDARRAY = np.ndarray
 _FLOAT64 = np.float64
+_ADD_REDUCE = np.add.reduce
 _TEMPLATES = (np.ndarray, SavedShape)
 
 
@@ -58,14 +63,17 @@ def _shape_and_real(x):
 def batch_unbroadcast(g, x):
     """``unbroadcast`` of every row: ``g`` (some shape + rows) summed to ``x``'s shape +
     rows, its real part for a real ``x``."""
-    if type(g) is _NDARRAY and g.dtype.kind == "f":   # the usual case first
+    if type(g) is _NDARRAY and g.dtype.kind == "f":   # the usual cases first
         kind = type(x)
-        if kind is _NDARRAY and g.shape[:-1] == x.shape and g.ndim \
-                or (kind is float or kind is _FLOAT64) and g.ndim == 1:
+        if kind is _NDARRAY and g.shape[:-1] == x.shape and g.ndim:
             return g
+        if kind is float or kind is _FLOAT64:   # a real number's: every primal axis summed
+            if g.ndim == 1:
+                return g
+            if g.ndim == 2:
+                return _ADD_REDUCE(g, axis=0)
     found = _shape_and_real(x)
     if found is None:
-        from srcgrad.runtime.shapes import unbroadcast
         return map_rows(lambda row: unbroadcast(row, x), g)
     shape, real = found
     if type(g) is not _NDARRAY:
@@ -94,7 +102,6 @@ def batch_expand_summed(g, a, axis, keepdims):
     """``expand_summed`` of every row: the summed axes of ``a`` put back as length-one
     axes before the rows' axis."""
     if type(a) not in _TEMPLATES or not a.shape:
-        from srcgrad.runtime.spreads import expand_summed
         return map_rows(lambda row: expand_summed(row, a, axis, keepdims), g)
     dtype = a.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
     g = np.asarray(g, dtype=dtype)
@@ -166,8 +173,6 @@ def batch_dense(d, x, rows):
 def batch_add_at(dx, index, g):
     """``add_at`` of every row (``dx[index] += g``): the index reaches the primal's axes,
     an ``...`` in it followed by the rows' axis."""
-    from srcgrad.runtime.core import add_at
-
     if type(dx) is _NDARRAY:
         kind = type(index)
         if kind is int or kind is slice:   # a view of the rows at that index
@@ -206,8 +211,6 @@ def batch_restructure(dx, x, rows):
 
 def batch_wrt_zeros(x, name, rows):
     """``wrt_zeros`` of every row (the argument checked to hold a number)."""
-    from srcgrad.runtime.wrt_values import check_wrt
-
     check_wrt(x, name)
     return batch_zeros_like(x, rows)
 
@@ -219,23 +222,24 @@ def batch_cross(a, b):
     if np.shape(a)[-2:-1] == (3,) and np.shape(b)[-2:-1] == (3,):
         a0, a1, a2 = a[..., 0, :], a[..., 1, :], a[..., 2, :]
         b0, b1, b2 = b[..., 0, :], b[..., 1, :], b[..., 2, :]
-        return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-2)
+        first = a1 * b2 - a2 * b1
+        out = np.empty(first.shape[:-1] + (3,) + first.shape[-1:], dtype=first.dtype)
+        out[..., 0, :] = first
+        out[..., 1, :] = a2 * b0 - a0 * b2
+        out[..., 2, :] = a0 * b1 - a1 * b0
+        return out
     return np.cross(a, b, axisa=-2, axisb=-2, axisc=-2)
 
 
 def batch_dot_adjoint_a(g, a, b):
     """``dot_adjoint_a`` of every row."""
-    from srcgrad.runtime.adjoints import dot_adjoint_a
-
     if np.ndim(a) >= 1 and np.ndim(b) == 1 and type(g) is _NDARRAY:
-        return np.expand_dims(g, -2) * lifted(b)   # (the outer product of each row)
+        return g[..., None, :] * lifted(b)   # (the outer product of each row)
     return map_rows(lambda row: dot_adjoint_a(row, a, b), g)
 
 
 def batch_dot_adjoint_b(g, a, b):
     """``dot_adjoint_b`` of every row."""
-    from srcgrad.runtime.adjoints import dot_adjoint_b
-
     if np.ndim(a) == 1 and np.ndim(b) == 1 and type(g) is _NDARRAY:
         return lifted(a) * g   # (each row's a * g)
     if np.ndim(a) >= 1 and np.ndim(b) == 1 and type(g) is _NDARRAY:

@@ -134,6 +134,10 @@ USES = {
     rt.batch_index: lambda x: float(rt.batch_index(int(x[1] * 3)))
     + float(len(rt.batch_index((Ellipsis, int(x[0] * 3))))),
     rt.batch_zeros: lambda x: _total(rt.batch_zeros(x * 2.0, 3)),
+    rt.batch_rows: lambda x: float(rt.batch_rows(np.outer(x, x))),
+    rt.batch_zeros_like: lambda x: _total(rt.batch_zeros_like(x * 2.0, 3)),
+    rt.batch_slots_like: lambda x: _total(rt.batch_slots_like(x * 2.0, 2)),
+    rt.batch_wrt_zeros: lambda x: _total(rt.batch_wrt_zeros(x * 2.0, "x", 2)),
     rt.wrt_zeros: lambda x: _total(rt.wrt_zeros(x, "x")),
     rt.slots_like: lambda x: _total(rt.slots_like(x)),
     rt.seed: lambda x: float(rt.seed(np.sum(x))),
