@@ -248,7 +248,8 @@ def _jacobian(target, plan, args, kwargs, inputs):
     if compression.kind == "columns":
         dtype = np.complex128 if inputs.complex else np.float64
         flat, product = sweeps.forward_columns(target.f, target.names, target.single, args,
-                                               kwargs, inputs, compression.seeds(dtype))
+                                               kwargs, inputs, compression.seeds(dtype),
+                                               compression.shape[0])
     _check_shape(target, compression.shape, (flat.size, inputs.size))
     matrix = compression.decompress(product)
     wrong = compression.check_probe(matrix, product)

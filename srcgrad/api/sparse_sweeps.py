@@ -24,9 +24,13 @@ from srcgrad.api import functional as api
 from srcgrad.runtime import core
 from srcgrad.runtime.batched import UnbatchedCall
 
-# Tangents of at most about this many elements per batched sweep (more colours than
-# that go in chunks of columns).
-CHUNK_ELEMENTS = 1 << 24
+# Directions per batched sweep: as many as keep the largest tangent (inputs' or
+# output's elements times the directions) within about this many elements, and at
+# least two; the others go in further sweeps, each running the primal again. Tangents
+# that stay in the caches and under malloc's mmap threshold (128 KiB) make up for the
+# primal run again: on the Brusselator, 3 directions a sweep at 10^4 unknowns cost
+# about half of all 11 at once, 2 at 10^5 about 0.6 of all 13 (benchmarks/README.md).
+SWEEP_ELEMENTS = 1 << 15
 
 
 @dataclass
@@ -97,9 +101,10 @@ def flatten_outputs(value, what):
     return np.concatenate(flat)
 
 
-def forward_columns(f, names, single, args, kwargs, inputs, seeds):
-    """``B = J @ seeds`` (``m x k``) and the flattened value."""
-    batched = None if kwargs else _batched(f, names, args, inputs, seeds)
+def forward_columns(f, names, single, args, kwargs, inputs, seeds, rows=0):
+    """``B = J @ seeds`` (``m x k``) and the flattened value (``rows``: ``m``, as the
+    pattern says, for the size of the batched sweeps)."""
+    batched = None if kwargs else _batched(f, names, args, inputs, seeds, rows)
     if batched is not None:
         return batched
     from srcgrad.api.higher import jvp
@@ -114,7 +119,7 @@ def forward_columns(f, names, single, args, kwargs, inputs, seeds):
     return flat, _stack(columns, flat.size, axis=1)
 
 
-def _batched(f, names, args, inputs, seeds):
+def _batched(f, names, args, inputs, seeds, rows):
     """One batched forward sweep per chunk of columns, or None where the function has
     no batched form (or its output is not one array)."""
     from srcgrad.api.batched_columns import _run
@@ -129,7 +134,7 @@ def _batched(f, names, args, inputs, seeds):
         return None
     primals = _primals(bound, args)
     k = seeds.shape[1]
-    step = max(1, CHUNK_ELEMENTS // max(1, 2 * inputs.size))
+    step = max(2, SWEEP_ELEMENTS // max(1, inputs.size, rows))
     blocks, value = [], None
     for start in range(0, k, step):
         tangents = inputs.split(seeds[:, start:start + step], scalar_as_float=False)

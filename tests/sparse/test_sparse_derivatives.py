@@ -218,3 +218,21 @@ def test_other_arguments_may_be_containers():
     x = np.linspace(0.0, 1.0, 3)
     got = sg.jacobian(f, sparse=True)(x, params)
     np.testing.assert_allclose(got.toarray(), np.diag(np.cos(x)), rtol=1e-15)
+
+
+def test_a_batched_sweep_per_chunk_of_colours(monkeypatch):
+    from srcgrad.api import batched_columns, sparse_sweeps
+    from tests.sparse.programs import stencil_2d
+
+    monkeypatch.setattr(sparse_sweeps, "SWEEP_ELEMENTS", 1)   # two directions a sweep
+    runs, original = [], batched_columns._run
+
+    def counting(unit, primals, tangents):
+        runs.append(tangents[0].shape[-1])
+        return original(unit, primals, tangents)
+    monkeypatch.setattr(batched_columns, "_run", counting)
+    u = np.random.default_rng(4).standard_normal((5, 6))
+    got = sg.jacobian(stencil_2d, sparse=True)(u, 0.3)
+    assert len(runs) > 2 and set(runs[:-1]) == {2} and runs[-1] in (1, 2)
+    dense = sg.jacobian(stencil_2d)(u, 0.3).reshape(30, 30)
+    np.testing.assert_allclose(got.toarray(), dense, rtol=1e-14, atol=1e-14)
