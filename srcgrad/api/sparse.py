@@ -239,7 +239,7 @@ def _jacobian(target, plan, args, kwargs, inputs):
     compression = plan.compression
     if compression.kind == "rows":
         flat, product = sweeps.reverse_rows(target.f, target.names, target.single, args,
-                                            kwargs, compression.seeds())
+                                            kwargs, compression.seeds(), inputs)
         if flat.dtype.kind == "c":   # a complex output: by columns
             if plan.columns_only is None:
                 plan.columns_only = compressed.jacobian_compression(plan.pattern.matrix,

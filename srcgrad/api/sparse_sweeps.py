@@ -16,11 +16,13 @@ order, a tuple output's items in theirs (``Inputs``, ``flatten_outputs``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from srcgrad.api import functional as api
+from srcgrad.errors import check_output
 from srcgrad.runtime import core
 from srcgrad.runtime.batched import UnbatchedCall
 
@@ -151,9 +153,14 @@ def _batched(f, names, args, inputs, seeds, rows):
     return flat, np.concatenate(blocks, axis=1) if len(blocks) > 1 else blocks[0]
 
 
-def reverse_rows(f, names, single, args, kwargs, seeds):
+def reverse_rows(f, names, single, args, kwargs, seeds, inputs=None):
     """``B = seeds.T @ J`` (``k x n``) and the flattened value: one forward sweep, then
-    one backward sweep per column of ``seeds`` (a cotangent of the output)."""
+    the batched backward sweep with a cotangent per column of ``seeds`` (in chunks as
+    ``_batched``'s), or, where it has no batched form, one backward sweep per column."""
+    if not kwargs and inputs is not None:
+        found = _batched_rows(f, names, args, inputs, seeds)
+        if found is not None:
+            return found
     value, backward = api.vjp(f, names[0] if single else names)(*args, **kwargs)
     flat = flatten_outputs(value, "sg.jacobian")
     rows = []
@@ -163,6 +170,41 @@ def reverse_rows(f, names, single, args, kwargs, seeds):
         rows.append(np.concatenate([np.ravel(g) for g in ((grads,) if single else grads)])
                     if names else np.zeros(0))
     return flat, _stack(rows, 0, axis=0)
+
+
+def _batched_rows(f, names, args, inputs, seeds):
+    """``(flat value, seeds.T @ J)`` by ``compiler.reverse_batched``'s backward sweep,
+    or None (no batched form; an output that is not one array or number)."""
+    from srcgrad.api.batched_rows import RowsPlan
+    from srcgrad.api.higher import _primals
+
+    plan = RowsPlan(f, names)
+    unit = plan.unit()
+    if unit is None:
+        return None
+    value, saved = unit.forward(*_primals(plan.bound, args))
+    check_output(value, unit.fn)
+    if isinstance(value, (tuple, list, bool)) or not _is_number_like(value):
+        return None
+    k, shape = seeds.shape[1], np.shape(value)
+    step = max(2, SWEEP_ELEMENTS // max(1, inputs.size, np.size(value)))
+    blocks = []
+    for start in range(0, k, step):
+        width = min(step, k - start)
+        cotangents = np.ascontiguousarray(seeds[:, start:start + width]).reshape(
+            shape + (width,))
+        try:
+            grads = unit.backward(saved, cotangents)
+        except UnbatchedCall:   # a step through a value with no batched form
+            return None
+        rows = []
+        for grad, x in zip(grads, inputs.arrays):
+            grad = np.asarray(grad)
+            if grad.shape != x.shape + (width,):
+                return None
+            rows.append(grad.reshape(x.size, width))
+        blocks.append(np.concatenate(rows, axis=0).T)
+    return np.ravel(np.asarray(value)), np.concatenate(blocks, axis=0)
 
 
 def _like_output(value, vector):
@@ -180,9 +222,16 @@ def _like_output(value, vector):
 
 
 def hessian_columns(f, names, single, args, kwargs, inputs, seeds):
-    """``B = H @ seeds`` (``n x k``): one Hessian-vector product per column."""
+    """``B = H @ seeds`` (``n x k``): for one ``wrt`` argument, ``api.batched_hvp``'s
+    products with a block of vectors (batched forward, or reverse, over the generated
+    gradient; in chunks as ``_batched``'s); else one Hessian-vector product per column."""
     from srcgrad.api.higher import hvp
 
+    if single and not kwargs:
+        block = inputs.split(seeds, scalar_as_float=False)[0]
+        chunk = max(2, SWEEP_ELEMENTS // max(1, inputs.size))
+        product = _hvp_block(f, names[0], chunk)(*args, block)
+        return np.reshape(product, (inputs.size, seeds.shape[1]))
     hvp_fn = hvp(f, names[0] if single else names)
     columns = []
     for k in range(seeds.shape[1]):
@@ -191,6 +240,13 @@ def hessian_columns(f, names, single, args, kwargs, inputs, seeds):
         columns.append(np.concatenate([np.ravel(p) for p in
                                        ((product,) if single else product)]))
     return _stack(columns, inputs.size, axis=1)
+
+
+@functools.lru_cache(maxsize=32)
+def _hvp_block(f, name, chunk):
+    from srcgrad.api.batched_hvp import hvp_block
+
+    return hvp_block(f, name, chunk=chunk)
 
 
 def _stack(vectors, size, axis):

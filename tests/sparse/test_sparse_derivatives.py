@@ -236,3 +236,27 @@ def test_a_batched_sweep_per_chunk_of_colours(monkeypatch):
     assert len(runs) > 2 and set(runs[:-1]) == {2} and runs[-1] in (1, 2)
     dense = sg.jacobian(stencil_2d)(u, 0.3).reshape(30, 30)
     np.testing.assert_allclose(got.toarray(), dense, rtol=1e-14, atol=1e-14)
+
+
+def test_rows_and_hessians_take_the_batched_sweeps(monkeypatch):
+    """Row colours in one batched backward sweep, Hessian colours in one batched sweep
+    over the gradient (the numbers are checked against dense in the tests above)."""
+    from srcgrad.api import sparse_sweeps
+    from tests.sparse.programs import chain_energy
+
+    found = []
+    original = sparse_sweeps._batched_rows
+
+    def recording(*a):
+        found.append(original(*a))
+        return found[-1]
+    monkeypatch.setattr(sparse_sweeps, "_batched_rows", recording)
+
+    def spread(x):
+        return np.concatenate([np.sum(x * x, keepdims=True), np.sin(x)])
+    x = np.linspace(1.0, 2.0, 6)
+    np.testing.assert_allclose(sg.jacobian(spread, sparse=True)(x).toarray(),
+                               sg.jacobian(spread)(x), rtol=1e-14)
+    assert len(found) == 1 and found[0] is not None
+    sg.hessian(chain_energy, sparse=True)(x)
+    assert sparse_sweeps._hvp_block(chain_energy, "x", sparse_sweeps.SWEEP_ELEMENTS // 6).batched
