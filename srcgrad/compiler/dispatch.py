@@ -51,6 +51,7 @@ from srcgrad.rules import REGISTRY
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
 
+_DICT_METHODS = frozenset({"get", "values", "items", "keys"})   # (of a dict: its rows)
 _ARRAY_TYPES = (np.ndarray, np.generic)
 # Methods whose outputs are locally constant in the object's values (``tolist`` carries
 # them: no derivative is assumed for it here).
@@ -283,6 +284,8 @@ def _builtin_method(func):
     if isinstance(owner, _ARRAY_TYPES) and (name in ARRAY_METHODS or name in CONSTANT_METHODS):
         return _ArrayMethod(name)
     if isinstance(owner, _SEQUENCE_TYPES) and name in CONSTANT_METHODS:
+        return _ArrayMethod(name)
+    if type(owner) is dict and name in _DICT_METHODS:   # d.get: its row (keys: none)
         return _ArrayMethod(name)
     return None
 

@@ -35,15 +35,17 @@ class CallInfo:
     owner: object = None  # dynamic calls: the atom whose method (or __call__) is called
 
 
-def classify_call(parsed, call, local_names, arrays=frozenset(), instances=frozenset()):
+def classify_call(parsed, call, local_names, arrays=frozenset(), instances=frozenset(),
+                  dicts=frozenset()):
     """Classify ``call`` (a gast Call in A-normal form) and bind its arguments.
     ``arrays``: the locals proven NumPy arrays (``analysis.arrays``); a method of any
     other value is resolved when it runs (``srcgrad.compiler.dispatch``). ``instances``:
     the locals proven instances of a class (``proven_instances``), whose ``.get()``,
-    ``.values()``... are the class's methods, not dict's. A call that unpacks
+    ``.values()``... are the class's methods, not dict's; ``dicts``: the locals proven
+    dicts (``proven_dicts``), whose are dict's. A call that unpacks
     its arguments (``f(*xs)``, ``f(**kw)``) binds them only when it runs: a rule-table
     or user callee is then called as a dynamic one."""
-    info = _classify(parsed, call, local_names, arrays, instances)
+    info = _classify(parsed, call, local_names, arrays, instances, dicts)
     if not syntax.spreads(call) or info.kind not in ("rule", "user", "structure", "unknown"):
         return info
     dotted = syntax.dotted_name(call.func)
@@ -54,7 +56,7 @@ def classify_call(parsed, call, local_names, arrays=frozenset(), instances=froze
     return dataclasses.replace(info, kind="dynamic", owner=call.func.value if method else None)
 
 
-def _classify(parsed, call, local_names, arrays, instances=frozenset()):
+def _classify(parsed, call, local_names, arrays, instances=frozenset(), dicts=frozenset()):
     args = list(call.args)
     keywords = [(kw.arg, kw.value) for kw in call.keywords]
     func = call.func
@@ -71,7 +73,7 @@ def _classify(parsed, call, local_names, arrays, instances=frozenset()):
         return CallInfo("dynamic", f".{func.attr}()", args=[func.value] + args,
                         keywords=keywords, owner=func.value)
     if isinstance(func, gast.Attribute) and (root is None or root in local_names):
-        return _classify_method(func, args, keywords, arrays)
+        return _classify_method(func, args, keywords, arrays, dicts)
     if root in local_names:   # a callable value: known only when it runs
         return CallInfo("dynamic", dotted, args=args, keywords=keywords, owner=func)
     try:
@@ -200,13 +202,18 @@ BUILTIN_CONTAINER_METHODS = {
 
 
 # Methods of dicts compiled as their rows (``dict.values()``, ``dict.get()``...).
-_DICT_METHODS = {"values", "items", "keys", "get"}
+_DICT_METHODS = frozenset({"values", "items", "keys", "get"})
 
 
-def _classify_method(func, args, keywords, arrays):
-    """``obj.name(...)`` is an ndarray method only where ``obj`` is proven an array."""
+def _classify_method(func, args, keywords, arrays, dicts=frozenset()):
+    """``obj.name(...)`` is an ndarray method only where ``obj`` is proven an array, a
+    dict method only where it is proven a dict (else looked up when it runs)."""
     obj = func.value
     proven = isinstance(obj, gast.Name) and obj.id in arrays
+    a_dict = isinstance(obj, gast.Name) and obj.id in dicts
+    if func.attr in _DICT_METHODS and not (proven or a_dict):
+        return CallInfo("dynamic", f".{func.attr}()", args=[obj] + args, keywords=keywords,
+                        owner=obj)
     if (func.attr in NONDIFF_METHODS and proven) or func.attr == "keys":
         return CallInfo("nondiff", func.attr, args=[obj] + args, keywords=keywords)
     if func.attr in ARRAY_METHODS and (proven or func.attr in _DICT_METHODS):

@@ -40,7 +40,7 @@ from srcgrad.modes.forward_calls import LIST_METHODS, ForwardCalls
 from srcgrad.modes.forward_control import ForwardControlFlow, _is_loop_exit
 from srcgrad.modes.forward_rules import TangentExpander
 from srcgrad.modes.forward_state import TangentState
-from srcgrad.modes.instances import proven_instances
+from srcgrad.modes.instances import proven_dicts, proven_instances
 from srcgrad.modes.reverse_common import (
     array_attribute_guard,
     concatenates,
@@ -49,7 +49,12 @@ from srcgrad.modes.reverse_common import (
 )
 from srcgrad.modes.reverse_rules import RuleExpander
 from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
-from srcgrad.rules.methods import ARRAY_ATTRIBUTES, ARRAY_METHODS, is_array_attribute
+from srcgrad.rules.methods import (
+    ARRAY_ATTRIBUTES,
+    ARRAY_METHODS,
+    NONDIFF_METHODS,
+    is_array_attribute,
+)
 from srcgrad.syntax import gast
 
 
@@ -76,6 +81,7 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         self.arrays = proven_arrays(assigned, self.params,
                                     lambda call: call_target(parsed, call, self.locals))
         self.instances = proven_instances(parsed, assigned, self.params, self.locals)
+        self.proven_dicts = proven_dicts(assigned, self.params)
         self.reverse_rules = RuleExpander(self)
         self.rules = TangentExpander(self)
         self.preinit = set()
@@ -237,7 +243,7 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         if value.attr in NONDIFF_ATTRIBUTES or value.value.id not in state:
             return None
         template = ARRAY_ATTRIBUTES.get(value.attr)
-        if template is None and value.attr in ARRAY_METHODS:
+        if template is None and (value.attr in ARRAY_METHODS or value.attr in NONDIFF_METHODS):
             # ``x.sum`` as a value (generated code passes it to ``_sg.dynamic_forward``):
             # a bound method carries its object's tangent (see srcgrad.compiler.dispatch)
             return syntax.name(self.tangent(value.value.id)), state.tangents[value.value.id]

@@ -32,7 +32,8 @@ class ForwardCalls:
     mirrored on the tangent list."""
 
     def call_info(self, call):
-        info = classify_call(self.parsed, call, self.locals, self.arrays, self.instances)
+        info = classify_call(self.parsed, call, self.locals, self.arrays, self.instances,
+                                 self.proven_dicts)
         specialized = generated_variant(info.target)
         if specialized is not None:
             info = dataclasses.replace(info, kind="user", target=specialized)

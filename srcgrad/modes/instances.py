@@ -39,3 +39,18 @@ def proven_instances(parsed, assigned, params, local_names):
 
     candidates = set(assigned.values) - assigned.bound_otherwise - set(params)
     return greatest_subset(candidates, assigned, builds)
+
+
+def proven_dicts(assigned, params):
+    """The locals every binding of which is a dict display or comprehension, or a copy
+    of such a local: their ``.get()``, ``.values()``, ``.items()`` and ``.keys()`` are
+    dict's, compiled as its rows. Those of any other value not proven an array (a
+    parameter, what a call returned) are looked up when they run: dict's for a dict,
+    the class's own for an object (``srcgrad.compiler.dispatch``)."""
+    def builds(value, found):
+        if isinstance(value, gast.Name):
+            return value.id in found
+        return isinstance(value, (gast.Dict, gast.DictComp))
+
+    candidates = set(assigned.values) - assigned.bound_otherwise - set(params)
+    return greatest_subset(candidates, assigned, builds)

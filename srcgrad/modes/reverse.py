@@ -30,7 +30,7 @@ from srcgrad.analysis.arrays import SimpleAssignments, proven_arrays, proven_num
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
 from srcgrad.analysis.scalars import analyze_scalars
-from srcgrad.modes.instances import proven_instances
+from srcgrad.modes.instances import proven_dicts, proven_instances
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
 from srcgrad.modes.reverse_calls import CallExpander
 from srcgrad.modes.reverse_common import (
@@ -97,6 +97,7 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         assigned = SimpleAssignments(groups)
         self.arrays = proven_arrays(assigned, self.params, self.target_of)
         self.instances = proven_instances(parsed, assigned, self.params, self.locals)
+        self.proven_dicts = proven_dicts(assigned, self.params)
         self.eager = eager   # Variable reads are differentiable sources
         self.activity = analyze_activity(self.cfg, self.wrt, self.differentiable,
                                          self.reads_variable if eager else None,

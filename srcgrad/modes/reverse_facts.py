@@ -71,7 +71,8 @@ class ReverseFacts:
         """What ``call`` is (see ``modes.calls``), worked out once per call node."""
         info = self._call_infos.get(id(call))
         if info is None:
-            info = classify_call(self.parsed, call, self.locals, self.arrays, self.instances)
+            info = classify_call(self.parsed, call, self.locals, self.arrays, self.instances,
+                                 self.proven_dicts)
             specialized = generated_variant(info.target)
             if specialized is not None:
                 info = dataclasses.replace(info, kind="user", target=specialized)

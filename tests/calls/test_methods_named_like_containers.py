@@ -105,3 +105,50 @@ def test_namedtuple_replace(kind):
     except SrcgradError:
         return
     check_modes(f, v, modes=("hvp",))
+
+
+def param_program(kind, method):
+    """The object passed in: ``use``'s parameter ``b`` is proven nothing; its method is
+    looked up when it runs (dict's for a dict, the class's own for an object)."""
+    if kind == "dict":
+        cls, build = "", "{'w': np.tanh(w), 'c': w[0]}"
+        call = {"get": "b.get('w') * b.get('c', 1.0)", "values": "b.values()",
+                "items": "[v for _, v in b.items()]", "keys": "[b[k] for k in b.keys()]",
+                "pop": "b.get('w')", "append": "b.get('c', 2.0)"}[method]
+    else:
+        cls = KINDS[kind] + textwrap.indent(f"\ndef {method}(self):\n    {METHODS[method]}\n",
+                                            "    ")
+        build, call = "Box(np.tanh(w), w[0])", f"b.{method}()"
+    return ("import dataclasses\nimport typing\n\nimport numpy as np\n\n\n" + cls + f"""
+
+def use(b, v):
+    out = 0.0
+    for item in {call}:
+        out = out + np.sum(item) * v[1]
+    return out + np.sum(v)
+
+
+def build(w):
+    return {build}
+
+
+def f(w):
+    return use(build(w), w)
+
+
+B = build(np.array([0.3, -0.4, 0.8]))
+
+
+def g(v):
+    return use(B, v)
+""")
+
+
+@pytest.mark.parametrize("kind,method", list(itertools.product(
+    sorted(KINDS) + ["dict"], ["get", "values", "items", "keys"])))
+def test_a_parameters_method_is_what_the_object_has(folder, kind, method):
+    module = load_source(param_program(kind, method), folder, f"p_{kind}_{method}")
+    w = np.array([0.3, -0.4, 0.8])
+    check_modes(module.g, np.array([0.5, 0.2, -0.1]))
+    if kind != "plain":   # (a plain class built from differentiated values: see above)
+        check_modes(module.f, w)
