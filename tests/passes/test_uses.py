@@ -94,3 +94,46 @@ def test_a_compound_statement_is_not_kept():
     assert "acc" in cache.of(loop).reads
     loop.body = [gast.Pass()]
     assert "acc" not in cache.of(loop).reads
+
+
+SCOPES = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef,
+          gast.GeneratorExp, gast.ListComp, gast.SetComp, gast.DictComp)
+
+
+def test_scoped_reads_and_helpers_match_a_walk():
+    """``scoped``: the names read inside any scope of its own (comprehensions and classes
+    too), as a walk of each such node finds them; ``helpers``: each ``_sg.h(...)``."""
+    extra = statements("""
+        v = [a * r for r in rs]
+        w = {k: b for k in ks}
+        class C:
+            u = c
+    """)
+    for stmt in statements(SNIPPET) + extra:
+        found = uses_of(stmt)
+        scoped = [name for node in syntax.walk(stmt) if isinstance(node, SCOPES)
+                  for name in syntax.loaded_names(node)]
+        assert Counter(found.scoped) == Counter(scoped), show([stmt])
+        calls = [node.func.attr for node in syntax.walk(stmt)
+                 if isinstance(node, gast.Call) and syntax.dotted_name(node.func) is not None
+                 and syntax.dotted_name(node.func).split(".")[0] == "_sg"
+                 and syntax.dotted_name(node.func).count(".") == 1]
+        assert Counter(found.helpers) == Counter(calls), show([stmt])
+
+
+def test_a_fused_product_keeps_the_statement_s_uses():
+    """fuse_product_reductions rewrites in place and does not tell the cache: every name
+    is still read, in the same role, and the helper is the fused one."""
+    from srcgrad.optimize.fused_products import fuse_product_reductions
+
+    body = statements("dk = _sg.add_cotangents(dk, _sg.unbroadcast(d * s, k))")
+    cache = UseCache()
+    before = cache.of(body[0])
+    fuse_product_reductions(body, cache)
+    assert show(body).strip() == "dk = _sg.add_cotangents(dk, _sg.unbroadcast_product(d, s, k))"
+    fresh = uses_of(body[0])
+    assert cache.of(body[0]) is before
+    assert Counter(before.shape_reads) == Counter(fresh.shape_reads) == Counter(["k"])
+    assert Counter(before.other_reads) == Counter(fresh.other_reads)
+    assert sorted(before.helpers) == sorted(fresh.helpers) \
+        == ["add_cotangents", "unbroadcast_product"]
