@@ -52,13 +52,14 @@ class Uses:
         self.binds = stores + other_binds
         self.deferred = deferred         # read inside a nested function, lambda, generator
         self.scoped = scoped             # read inside any scope of its own (``SCOPES``)
-        self.helper_calls = helper_calls   # each runtime helper call ``_sg.h(...)``
+        self.helper_calls = helper_calls   # each call of a runtime helper (``_sg`` attribute)
         self.defs_uses = None            # (see ``UseCache.defs_uses``)
 
     @property
     def helpers(self):
-        """The ``h`` of each runtime helper call ``_sg.h(...)`` (as the calls are now: a
-        pass may give a call another helper that reads its names in the same roles)."""
+        """The name of each runtime helper called (``unbroadcast`` for a call of
+        ``_sg.unbroadcast``), as the calls are now (a pass may give a call another
+        helper that reads its names in the same roles)."""
         return [call.func.attr for call in self.helper_calls]
 
 
