@@ -102,7 +102,7 @@ def _smallest_last(neighbours):
     degree among those left; colour them in the reverse order (a vertex then has at
     most as many coloured neighbours as the graph's degeneracy)."""
     degree = [len(n) for n in neighbours]
-    buckets: list[set[int]] = [set() for _ in range(max(degree, default=0) + 1)]
+    buckets = [set() for _ in range(max(degree, default=0) + 1)]
     for v, d in enumerate(degree):
         buckets[d].add(v)
     removed = [False] * len(neighbours)
