@@ -48,9 +48,15 @@ _SAME_ARGS = {"_sg.unbroadcast": "_sg.batch_unbroadcast",
               "_sg.expand_summed": "_sg.batch_expand_summed",
               "_sg.spread_to": "_sg.batch_spread_to",
               "_sg.dot_adjoint_a": "_sg.batch_dot_adjoint_a",
-              "_sg.dot_adjoint_b": "_sg.batch_dot_adjoint_b"}
+              "_sg.dot_adjoint_b": "_sg.batch_dot_adjoint_b",
+              "_sg.matmul_adjoint_a": "_sg.batch_matmul_adjoint_a",
+              "_sg.matmul_adjoint_b": "_sg.batch_matmul_adjoint_b",
+              "_sg.concatenate_adjoint": "_sg.batch_concatenate_adjoint",
+              "_sg.array_adjoint": "_sg.batch_array_adjoint"}
 # ... with the number of rows appended.
-_WITH_ROWS = {"_sg.dense": "_sg.batch_dense", "_sg.restructure": "_sg.batch_restructure"}
+_WITH_ROWS = {"_sg.dense": "_sg.batch_dense", "_sg.restructure": "_sg.batch_restructure",
+              "_sg.get_item": "_sg.batch_get_item", "_sg.cast_adjoint": "_sg.batch_cast_adjoint"}
+_ARITY = {"_sg.get_item": 3, "_sg.cast_adjoint": 3}   # (else 2)
 # Helpers that act on cotangents elementwise or item by item: kept as they are.
 _KEPT = frozenset({"_sg.match_real", "_sg.in_dtype_of",
                    # list structure only (the items, batched or not, are moved as they are)
@@ -272,9 +278,9 @@ class BatchedBackward:
         if dotted in _SAME_ARGS and first_only:
             return gast.Call(func=syntax.quote_expr(_SAME_ARGS[dotted]),
                              args=[self.expr(args[0])] + list(args[1:]), keywords=[])
-        if dotted in _WITH_ROWS and len(args) == 2 and first_only:
+        if dotted in _WITH_ROWS and len(args) == _ARITY.get(dotted, 2) and first_only:
             return gast.Call(func=syntax.quote_expr(_WITH_ROWS[dotted]),
-                             args=[self.expr(args[0]), args[1], syntax.name(ROWS)],
+                             args=[self.expr(args[0])] + list(args[1:]) + [syntax.name(ROWS)],
                              keywords=[])
         if dotted in _SUMS and len(args) == 2 and all(self.reads(a) or _is_none(a)
                                                       for a in args):

@@ -10,9 +10,16 @@ runs once per row (``map_rows``), its results stacked along the trailing axis.
 
 import numpy as np
 
-from srcgrad.runtime.adjoints import dot_adjoint_a, dot_adjoint_b
+from srcgrad.runtime.adjoints import (
+    dot_adjoint_a,
+    dot_adjoint_b,
+    matmul_adjoint_a,
+    matmul_adjoint_b,
+)
 from srcgrad.runtime.batched import UnbatchedCall, batch_index
 from srcgrad.runtime.core import add_at
+from srcgrad.runtime.dtypes import truncates
+from srcgrad.runtime.shape_adjoints import concatenate_adjoint
 from srcgrad.runtime.shapes import SavedShape, unbroadcast
 from srcgrad.runtime.spreads import expand_summed
 from srcgrad.runtime.wrt_values import check_wrt
@@ -20,7 +27,9 @@ from srcgrad.runtime.wrt_values import check_wrt
 __all__ = ["lifted", "batch_unbroadcast", "batch_expand_summed", "batch_spread_to",
            "batch_zeros_like", "batch_slots_like", "batch_dense", "batch_add_at",
            "batch_clear_item", "batch_restructure", "batch_wrt_zeros", "map_rows",
-           "batch_rows", "batch_cross", "batch_dot_adjoint_a", "batch_dot_adjoint_b"]
+           "batch_rows", "batch_cross", "batch_dot_adjoint_a", "batch_dot_adjoint_b",
+           "batch_matmul_adjoint_a", "batch_matmul_adjoint_b", "batch_get_item",
+           "batch_concatenate_adjoint", "batch_array_adjoint", "batch_cast_adjoint"]
 
 _NDARRAY = np.ndarray
 _FLOAT64 = np.float64
@@ -245,6 +254,85 @@ def batch_dot_adjoint_b(g, a, b):
     if np.ndim(a) >= 1 and np.ndim(b) == 1 and type(g) is _NDARRAY:
         return dot_adjoint_b(g, a, b)   # (sums a's leading axes: the rows' axis stays last)
     return map_rows(lambda row: dot_adjoint_b(row, a, b), g)
+
+
+def batch_matmul_adjoint_a(g, a, b):
+    """``matmul_adjoint_a`` of every row: one ``einsum`` for vector and matrix
+    operands, each row otherwise."""
+    subscripts = _matmul_subscripts(a, b)
+    if subscripts is None or type(g) is not _NDARRAY:
+        return map_rows(lambda row: matmul_adjoint_a(row, a, b), g)
+    a_sub, b_sub, g_sub = subscripts
+    return batch_unbroadcast(np.einsum(f"{g_sub},{b_sub}->{a_sub}z", g, b), a)
+
+
+def batch_matmul_adjoint_b(g, a, b):
+    """``matmul_adjoint_b`` of every row (see ``batch_matmul_adjoint_a``)."""
+    subscripts = _matmul_subscripts(a, b)
+    if subscripts is None or type(g) is not _NDARRAY:
+        return map_rows(lambda row: matmul_adjoint_b(row, a, b), g)
+    a_sub, b_sub, g_sub = subscripts
+    return batch_unbroadcast(np.einsum(f"{g_sub},{a_sub}->{b_sub}z", g, a), b)
+
+
+def _matmul_subscripts(a, b):
+    """``a @ b``'s einsum subscripts (``z``: the rows' axis of the cotangent) for ndarray
+    vectors and matrices, else None."""
+    if type(a) is not _NDARRAY or type(b) is not _NDARRAY or not 1 <= a.ndim <= 2 \
+            or not 1 <= b.ndim <= 2:
+        return None
+    a_sub = "mn" if a.ndim == 2 else "n"
+    b_sub = "nk" if b.ndim == 2 else "n"
+    return a_sub, b_sub, ("m" if a.ndim == 2 else "") + ("k" if b.ndim == 2 else "") + "z"
+
+
+def batch_get_item(dx, index, value, rows):
+    """``get_item`` of every row: ``dx[index]``, or the batched zeros of ``value`` where
+    a sparse cotangent lacks it or a list slot holds a zero not built."""
+    kind = type(dx)
+    if kind is dict:
+        return dx[index] if index in dx else batch_zeros_like(value, rows)
+    if kind is list:
+        item = dx[index]
+        if item is None or type(item) is float and item == 0.0:
+            return batch_zeros_like(value, rows)
+        return item
+    if kind is _NDARRAY:
+        return dx[batch_index(index)]
+    raise UnbatchedCall(f"an item of a {kind.__name__} cotangent")
+
+
+def batch_concatenate_adjoint(g, arrays, axis):
+    """``concatenate_adjoint`` of every row: ``g`` sliced along the primal axis ``axis``
+    into each array's piece (arrays of one rank); each row otherwise."""
+    ndim = np.ndim(g) - 1
+    if type(g) is not _NDARRAY or not isinstance(axis, (int, np.integer)) or ndim < 1 \
+            or not isinstance(arrays, (list, tuple)) \
+            or any(type(a) is not _NDARRAY or a.ndim != ndim for a in arrays):
+        return map_rows(lambda row: concatenate_adjoint(row, arrays, axis), g)
+    axis = int(axis) % ndim
+    index = [slice(None)] * (ndim + 1)
+    pieces, start = [], 0
+    for a in arrays:
+        index[axis] = slice(start, start + a.shape[axis])
+        pieces.append(g[tuple(index)])
+        start += a.shape[axis]
+    return pieces
+
+
+def batch_array_adjoint(g, obj):
+    """``array_adjoint`` of every row (the cotangent of ``np.array(obj)`` in ``obj``'s
+    nesting): items indexed on the primal's leading axes."""
+    if isinstance(obj, (list, tuple)):
+        if type(g) is not _NDARRAY:
+            raise UnbatchedCall(f"the items of a {type(g).__name__} cotangent")
+        return [batch_array_adjoint(g[i], item) for i, item in enumerate(obj)]
+    return batch_unbroadcast(g, obj) if type(obj) is _NDARRAY else g
+
+
+def batch_cast_adjoint(g, a, dtype, rows):
+    """``cast_adjoint`` of every row."""
+    return batch_zeros_like(a, rows) if truncates(dtype) else batch_array_adjoint(g, a)
 
 
 def map_rows(fn, *cotangents):

@@ -202,6 +202,21 @@ def test_bundle_adjustment_block():
                                finite_jacobian(block, params), rtol=1e-6, atol=1e-6)
 
 
+def test_hand_tracking_like_rows_in_one_sweep():
+    """Matrix products, joins and np.array of lists have batched forms: the kinematic
+    chain's 300 rows take one sweep, one step of it (a method called through a value)
+    once per row; the rows match forward mode's columns and the one-row sweeps."""
+    from benchmarks.gradbench import hand_like
+
+    f = getattr(hand_like, hand_like.JACOBIAN_OF)
+    args = hand_like.inputs(1)[0]
+    unit = batched_reverse_unit(f, ("theta",))
+    assert unit is not None and unit.per_row_steps <= 1
+    got = sg.jacrev(f)(*args)
+    np.testing.assert_allclose(got, sg.jacfwd(f)(*args), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got, _per_row(sg.jacrev(f), *args), rtol=1e-12, atol=1e-14)
+
+
 def test_generated_batched_backward_reads_well():
     unit = batched_reverse_unit(ba.reprojection_error, ("params",))
     source = unit.source
