@@ -152,3 +152,22 @@ def test_add_at_refuses_what_numpy_refuses():
     with pytest.raises(TypeError):   # a complex sum into a real row, as dx[0] += g
         core.add_at(dx, 0, np.ones(3) * 1j)
     assert not dx.any()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_the_max_adjoint_shares_g_among_tied_winners(dtype, axis, keepdims):
+    """Closed form: each winner of a reduction gets ``g / (number of winners)``, every
+    other item 0, with ties (3.0 twice in a row, -inf, a row of equal items)."""
+    a = np.array([[1.0, 3.0, 3.0], [2.0, 0.0, -np.inf], [4.0, 4.0, 4.0]], dtype=dtype)
+    ans = np.max(a, axis=axis, keepdims=keepdims)
+    g = (RNG.standard_normal(np.shape(ans)) + 2.0).astype(dtype)
+    full_ans = np.max(a, axis=axis, keepdims=True)
+    full_g = np.reshape(g, full_ans.shape)
+    winners = a == full_ans
+    expected = np.where(winners, full_g / np.sum(winners, axis=axis, keepdims=True), 0.0)
+    for _ in range(2):
+        got = adjoints.max_adjoint(g, a, ans, axis, keepdims)
+        assert got.shape == a.shape
+        np.testing.assert_array_equal(got, expected)

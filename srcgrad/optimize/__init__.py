@@ -5,7 +5,7 @@ from srcgrad.analysis import fixpoint
 from srcgrad.optimize.copy_prop import propagate_copies
 from srcgrad.optimize.dce import eliminate_dead_code
 from srcgrad.optimize.fused_products import fuse_product_reductions
-from srcgrad.optimize.negated_starts import fold_negated_starts
+from srcgrad.optimize.negated_starts import fold_negated_scalings, fold_negated_starts
 from srcgrad.optimize.release import release_shapes
 from srcgrad.optimize.reuse import reuse_dead_operands
 from srcgrad.optimize.saves import prune_saves
@@ -42,7 +42,7 @@ def optimize_sweeps(forward, backward, backward_live_out, result_names=(), uses=
     forward, backward, saved = prune_saves(forward, backward, live_out)
     backward = fuse_product_reductions(compact_spreads(backward, backward_live_out, uses),
                                        uses)
-    backward = fold_negated_starts(backward)
+    backward = fold_negated_scalings(fold_negated_starts(backward), live_out)
     forward_live_out = set(result_names) | uses.reads(backward) | set(backward_live_out)
     forward, _ = eliminate_dead_code(forward, forward_live_out, uses)
     forward = release_shapes(save_shapes(forward, backward, uses), backward, result_names,

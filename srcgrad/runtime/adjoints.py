@@ -272,12 +272,14 @@ def max_adjoint(g, a, ans, axis, keepdims):
         # ans, g and the count keep the reduced axes: NumPy broadcasts them against a
         # item for item as the expanded views below do (three np.broadcast_to calls less)
         winners = a == ans
-        return g * winners / np.sum(winners, axis=axis, keepdims=True)
+        return winners * (g / np.sum(winners, axis=axis, keepdims=True))
+    # g is shared among the tied winners: divided on the reduced shape, then spread over
+    # the winners (one pass over ``a`` fewer than multiplying, then dividing, there;
+    # the same numbers: ``g * 1 / n`` is ``g / n``, and a non-winner gets ``g / n * 0``)
     a = as_array(a)
-    ans_full = _expand(ans, a, axis, keepdims)
-    winners = a == ans_full
-    count = _expand(np.sum(winners, axis=axis, keepdims=keepdims), a, axis, keepdims)
-    return _expand(g, a, axis, keepdims) * winners / count
+    winners = a == _expand(ans, a, axis, keepdims)
+    shared = g / np.sum(winners, axis=axis, keepdims=keepdims)
+    return _expand(shared, a, axis, keepdims) * winners
 
 
 def cumsum_adjoint(g, a, axis):
