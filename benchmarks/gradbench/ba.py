@@ -57,4 +57,6 @@ def inputs(observations, seed=0):
         out.append((np.concatenate([cam, X, [rng.uniform(0.5, 1.0)]]),
                     rng.uniform(-100.0, 100.0, 2)))
     return out
+DERIVATIVE = "jacobian"
+SIZES = {"bench": 200, "tiny": 2}
 JACOBIAN_OF = "reprojection_error"

@@ -10,6 +10,8 @@ joint a rotation about its own z axis; every vertex is attached to one bone.
 import numpy as np
 
 FINGERS, JOINTS = 5, 4
+DERIVATIVE = "jacobian"
+SIZES = {"bench": 100, "tiny": 20}
 JACOBIAN_OF = "residuals"
 
 

@@ -45,7 +45,10 @@ def objective(main_params, extra_params, state, sequence):
     return -total / count
 
 
+DERIVATIVE = "gradient"
 WRT = (0, 1)
+# characters
+SIZES = {"bench": 1024, "tiny": 4}
 
 
 def inputs(characters, layers=LAYERS, alphabet=ALPHABET, seed=0):
