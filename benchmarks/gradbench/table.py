@@ -10,10 +10,11 @@ Figure = derivative time / NumPy primal time (medians of interleaved rounds,
 ``benchmarks.timing``). Each objective module holds the NumPy function as the suites
 write it; autograd and JAX run a fresh copy of that module with ``np`` bound to
 ``autograd.numpy`` / ``jax.numpy`` (arguments that are not arrays are static for
-``jax.jit``), so a port that writes into arrays fails there, as it would for a user.
+``jax.jit``), so a port that writes into arrays fails there, as it would for a user (a module's
+``NOT_RUN`` names a peer not run, and why).
 Every peer's answer is compared with srcgrad's (``allclose``, rtol 1e-6); a
-disagreement is marked. The first call of srcgrad's derivative (generation + compile)
-and of ``jax.jit``'s (tracing + XLA) are reported apart. ``--cpu-time`` measures the
+disagreement is marked. Making srcgrad's derivative and its first call (generation +
+compile + run) and ``jax.jit``'s (tracing + XLA + run) are reported apart. ``--cpu-time`` measures the
 process's CPU time (``time.process_time``: XLA computes on threads of its own, which the
 calling thread's CPU time would leave out), the figure to take on a loaded machine.
 """
@@ -55,11 +56,13 @@ def measure(name, size="bench", repeats=5, min_time=0.05, tools=TOOLS):
     args = cases(module, size)
     primal = derivatives.function_of(module)
     calls = {"primal": lambda: [primal(*a) for a in args]}
-    notes, reference = {}, None
+    notes, reference = dict(getattr(module, "NOT_RUN", {})), None
     for tool in tools:
+        if tool in notes:
+            continue
         try:
-            derivative = derivatives.make(tool, module, args[0])
             start = time.perf_counter()
+            derivative = derivatives.make(tool, module, args[0])
             first = [derivative(*a) for a in args]
             notes[f"first {tool}"] = time.perf_counter() - start
         except ImportError:
