@@ -14,9 +14,10 @@ write it; autograd and JAX run a fresh copy of that module with ``np`` bound to
 ``NOT_RUN`` names a peer not run, and why).
 Every peer's answer is compared with srcgrad's (``allclose``, rtol 1e-6); a
 disagreement is marked. Making srcgrad's derivative and its first call (generation +
-compile + run) and ``jax.jit``'s (tracing + XLA + run) are reported apart. ``--cpu-time`` measures the
-process's CPU time (``time.process_time``: XLA computes on threads of its own, which the
-calling thread's CPU time would leave out), the figure to take on a loaded machine.
+compile + run) and ``jax.jit``'s (tracing + XLA + run) are reported apart.
+``--cpu-time`` measures the process's CPU time (``time.process_time``: XLA computes on
+threads of its own, which the calling thread's CPU time would leave out), the figure to
+take on a loaded machine.
 """
 
 from benchmarks import threads
