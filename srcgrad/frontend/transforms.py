@@ -81,13 +81,14 @@ def is_tape(obj):
     return id(obj) in _TAPES
 
 
-def calls_srcgrad(parsed):
+def calls_srcgrad(parsed, groups=None):
     """Does a call anywhere in ``parsed.node`` name one of srcgrad's transformations, a
     ``GradientTape`` or ``sg.constant`` (resolved as the passes that lower them resolve
     them, without recording an assumption)? When none does, those passes have nothing
-    to do."""
+    to do. ``groups``: ``syntax.by_type`` of the walk of ``parsed.node``, if made."""
     resolved = {}   # dotted name -> is it one of them
-    for call in syntax.walk(parsed.node):
+    calls = syntax.walk(parsed.node) if groups is None else groups.get(gast.Call, ())
+    for call in calls:
         if type(call) is not gast.Call:
             continue
         dotted = syntax.dotted_name(call.func)

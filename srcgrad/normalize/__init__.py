@@ -53,13 +53,19 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.sequence_operands import convert_sequence_operands
 
     node = parsed.node
-    if transforms.calls_srcgrad(parsed):   # (else these three have nothing to lower)
+    # The function's nodes by class, walked once for the four passes below: made again
+    # only after one of them changed the tree.
+    groups = syntax.by_type(syntax.walk(node))
+    if transforms.calls_srcgrad(parsed, groups):   # (else these three have nothing to lower)
         lower_nested_tapes(parsed, namer)
         lower_nested_vjps(parsed, namer)
         lift_local_derivatives(parsed, namer)
-    call_partials(parsed)
-    rewrite_index_objects(parsed)
-    convert_sequence_operands(parsed)
+        groups = None
+    if call_partials(parsed, groups=groups):
+        groups = None
+    if rewrite_index_objects(parsed, groups=groups):
+        groups = None
+    convert_sequence_operands(parsed, groups)
     if inline:
         inline_factories(parsed, namer)
     local_functions = collect_local_functions(parsed, namer)

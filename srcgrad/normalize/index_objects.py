@@ -28,14 +28,16 @@ from srcgrad.syntax import gast
 _DATA = (np.ndarray, np.generic, list, tuple, dict, str, bytes, range, type)
 
 
-def rewrite_index_objects(parsed, node=None):
+def rewrite_index_objects(parsed, node=None, groups=None):
     """Rewrite ``node`` (``parsed.node``, or a function inlined into it, which reads the
-    same globals) in place as the module docstring shows."""
+    same globals) in place as the module docstring shows; returns whether it changed
+    anything. ``groups``: ``syntax.by_type`` of the walk of ``node``, if made."""
     root = parsed.node if node is None else node
-    groups = syntax.by_type(syntax.walk(root))
+    if groups is None:
+        groups = syntax.by_type(syntax.walk(root))
     subscripts = groups.get(gast.Subscript, ())
     if not subscripts:
-        return
+        return False
     local = {n.id for n in groups.get(gast.Name, ())
              if isinstance(n.ctx, (gast.Store, gast.Param, gast.Del))}
     found = {}
@@ -57,6 +59,7 @@ def rewrite_index_objects(parsed, node=None):
             found[id(call)] = dict
     if found:
         _Replace(found).visit(root)
+    return bool(found)
 
 
 def _replacement(node, obj):

@@ -25,13 +25,16 @@ from srcgrad.syntax import gast
 _LITERALS = (int, float, complex, str, bool, type(None))
 
 
-def call_partials(parsed, node=None):
+def call_partials(parsed, node=None, groups=None):
     """Rewrite ``node`` (``parsed.node``, or a function inlined into it, which reads the
-    same globals) in place as the module docstring shows."""
-    groups = syntax.by_type(syntax.walk(parsed.node if node is None else node))
+    same globals) in place as the module docstring shows; returns whether it changed
+    anything. ``groups``: ``syntax.by_type`` of the walk of ``node``, if made."""
+    if groups is None:
+        groups = syntax.by_type(syntax.walk(parsed.node if node is None else node))
     calls = groups.get(gast.Call, ())
     if not calls:
-        return
+        return False
+    changed = False
     local = {n.id for n in groups.get(gast.Name, ())
              if isinstance(n.ctx, (gast.Store, gast.Param, gast.Del))}
     for call in calls:
@@ -46,6 +49,8 @@ def call_partials(parsed, node=None):
             continue
         parsed.assume(dotted)
         _expand(parsed, call, dotted, obj)
+        changed = True
+    return changed
 
 
 def _expand(parsed, call, dotted, partial):

@@ -22,9 +22,11 @@ from srcgrad.syntax import gast
 _SEQUENCES = (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)
 
 
-def convert_sequence_operands(parsed):
-    """Rewrite ``parsed.node`` in place as the module docstring shows."""
-    groups = syntax.by_type(syntax.walk(parsed.node))   # (walked once)
+def convert_sequence_operands(parsed, groups=None):
+    """Rewrite ``parsed.node`` in place as the module docstring shows (``groups``:
+    ``syntax.by_type`` of its walk, if made)."""
+    if groups is None:
+        groups = syntax.by_type(syntax.walk(parsed.node))   # (walked once)
     lists = _sequence_names(groups)
     for call in groups.get(gast.Call, ()):
         if not any(_is_sequence(arg, lists) for arg in _operands(call)):
