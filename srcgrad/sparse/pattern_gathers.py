@@ -35,7 +35,7 @@ _GATHERS = {
     np.vsplit: ("ary",), np.dsplit: ("ary",),
     np.triu: ("m",), np.tril: ("m",), np.diag: ("v",), np.diagonal: ("a",),
     np.take: ("a",), np.take_along_axis: ("arr",), np.append: ("arr", "values"),
-    np.array: ("object",), np.asarray: ("a",), np.real_if_close: ("a",),
+    np.array: ("object",), np.asarray: ("a",), np.asanyarray: ("a",), np.real_if_close: ("a",),
 }
 _COPYING_PAD_MODES = frozenset({"constant", "edge", "wrap", "reflect", "symmetric", "empty"})
 
@@ -114,6 +114,8 @@ def _register():
     for func, linear in _GATHERS.items():
         TABLE[qualified_name(func)] = _gather_rule(func, linear)
     TABLE["numpy.pad"] = _pad
+    TABLE["builtins.list"] = _gather_rule(list, ("v",))
+    TABLE["builtins.tuple"] = _gather_rule(tuple, ("v",))
     if hasattr(np, "row_stack"):
         TABLE["numpy.row_stack"] = _gather_rule(np.vstack, ("tup",))
     for name in ("numpy.real", "numpy.conjugate", "srcgrad.runtime.aliasing.private_copy",

@@ -270,7 +270,8 @@ class _PatternRules:
         if not deps:
             return None
         elementwise = pattern_rules.reads_no_values(rule)
-        reads = [a for p, a in given.items()
+        reads = [] if rule.name in pattern_rules.READS_NOTHING else [
+                 a for p, a in given.items()
                  if not (elementwise and isinstance(a, gast.Name) and a.id in mode.masks)
                  and not (p in rule.adjoints and pattern_rules.data_not_read(rule))
                  and not (elementwise and p in deps)]

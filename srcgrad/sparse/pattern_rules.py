@@ -48,6 +48,10 @@ VALUE_READING = frozenset({"numpy.matmul", "numpy.dot", "numpy.einsum", "numpy.t
                            "numpy.outer", "numpy.inner", "numpy.convolve"})
 
 
+# rules that read no argument's value at all (np.select's conditions only choose)
+READS_NOTHING = frozenset({"numpy.select"})
+
+
 def reads_no_values(rule):
     """Does the row's pattern rule read no operand's values (elementwise rows)?"""
     return rule.name not in TABLE and _elementwise_key(rule) is not None
@@ -168,6 +172,7 @@ def _shaped_like(value, union, hess, n):
 
 
 # the rule kinds registered into TABLE
+from srcgrad.sparse import pattern_casts as _casts  # noqa: E402,F401
 from srcgrad.sparse import pattern_einsum as _einsum  # noqa: E402,F401
 from srcgrad.sparse import pattern_gathers as _gathers  # noqa: E402,F401
 from srcgrad.sparse import pattern_lanes as _lanes  # noqa: E402,F401

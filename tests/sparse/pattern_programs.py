@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.special
 
 
 @dataclasses.dataclass
@@ -358,6 +359,17 @@ def handled(x):
     return y
 
 
+def casts_fills_selections(x):
+    grid = x.reshape(2, 3)
+    items = list(x[:3])
+    return np.concatenate([
+        np.float64(x[0]) * x[:2], np.full(2, x[1]), np.full_like(x[:2], x[2]),
+        np.select([x > 0.8, x <= 0.8], [x, x ** 2]), scipy.special.softmax(grid, axis=1).ravel(),
+        np.atleast_1d(scipy.special.logsumexp(grid, axis=0)), np.atleast_1d(np.trapezoid(x)),
+        np.kron(x[:2], x[4:]), np.atleast_1d(np.vdot(x[:3], x[3:])), np.array(items[::-1]),
+        np.asanyarray(tuple(x[3:])) * 2.0])
+
+
 def _pair(rng):
     return rng.uniform(0.2, 1.5, 4), rng.uniform(0.2, 1.5, 3)
 
@@ -399,6 +411,7 @@ JACOBIAN_CASES = [
     Case("recursion", recursion, (0,), _rand(5), exact=_recursion_exact),
     Case("handled", handled, (0,), _rand(5), scope="local",
          exact=lambda args: np.eye(5, dtype=bool)[:3]),
+    Case("casts_fills_selections", casts_fills_selections, (0,), _rand(6), tight=True),
     Case("matrix_from_parameters", matrix_from_parameters, (0,), _rand(3),
          exact=_from_parameters_exact),
 ]
