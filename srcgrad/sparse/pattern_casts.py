@@ -6,7 +6,8 @@
 - ``scipy.special.softmax`` / ``log_softmax``: each element of a lane depends on the
   whole lane (nonlinearly); ``logsumexp`` reduces a lane (``pattern_reductions``);
 - ``np.trapezoid``: a linear reduction of ``y`` along its axis;
-- ``np.kron``: as ``einsum('ij,kl->ikjl')``; ``np.vdot``: the flattened inner product.
+- ``np.kron``: as ``einsum('ij,kl->ikjl')``; ``np.vdot``: the flattened inner product;
+- a dict's ``values()``, ``items()``, ``get()``: its entries' dependencies.
 """
 
 from __future__ import annotations
@@ -96,18 +97,41 @@ def _full(ans, values, deps):
                    [d])
 
 
+def _dict_values(ans, values, deps):
+    """``list(d.values())``: the dict's entries' dependencies, in order."""
+    found = deps.get("d")
+    return None if found is None else [found.get(k) for k in values["d"]]
+
+
+def _dict_items(ans, values, deps):
+    found = deps.get("d")
+    return None if found is None else [(None, found.get(k)) for k in values["d"]]
+
+
+def _dict_get(ans, values, deps):
+    found, key = deps.get("d"), values["key"]
+    if found is not None and key in values["d"]:
+        return found.get(key)
+    return deps.get("default")
+
+
 def _register():
     for name in ("numpy.imag", "numpy.angle", "numpy.float32",
                  "numpy.float64", "numpy.longdouble", "numpy.complex64", "numpy.complex128",
                  "numpy.clongdouble"):
         TABLE[name] = _kept
     TABLE["numpy.select"] = _broadcast_union
+    for rule in (_broadcast_union, _dict_values, _dict_items, _dict_get):
+        rule.takes_containers = True   # type: ignore[attr-defined]
     TABLE["numpy.full"] = TABLE["numpy.full_like"] = _full
     TABLE["scipy.special.softmax"] = TABLE["scipy.special.log_softmax"] = _softmax
     TABLE["scipy.special.logsumexp"] = _reduction("a", nonlinear=True)
     TABLE["numpy.trapezoid"] = _trapezoid
     TABLE["numpy.kron"] = _kron
     TABLE["numpy.vdot"] = _vdot
+    TABLE["srcgrad.runtime.core.dict_values"] = _dict_values
+    TABLE["srcgrad.runtime.core.dict_items"] = _dict_items
+    TABLE["srcgrad.runtime.container_adjoints.dict_get"] = _dict_get
 
 
 _register()

@@ -89,6 +89,7 @@ def call_with(func, values):
 def _gather_rule(func, linear):
     def rule(ans, values, deps):
         return gather(func, linear, ans, values, deps)
+    rule.takes_containers = True   # (lists of arrays: their items' ids)
     return rule
 
 
@@ -114,6 +115,7 @@ def _register():
     for func, linear in _GATHERS.items():
         TABLE[qualified_name(func)] = _gather_rule(func, linear)
     TABLE["numpy.pad"] = _pad
+    _pad.takes_containers = True
     TABLE["builtins.list"] = _gather_rule(list, ("v",))
     TABLE["builtins.tuple"] = _gather_rule(tuple, ("v",))
     if hasattr(np, "row_stack"):

@@ -153,3 +153,4 @@ TABLE["numpy.partition"] = _partition
 TABLE["numpy.gradient"] = _gradient
 TABLE["numpy.convolve"] = _convolve
 TABLE["builtins.sum"] = _builtin_sum
+_builtin_sum.takes_containers = True   # type: ignore[attr-defined]

@@ -162,6 +162,8 @@ def dense(ans, deps, reason):
 
 
 def _shaped_like(value, union, hess, n):
+    if isinstance(value, (type({}.keys()), type({}.values()), type({}.items()))):
+        value = list(value)
     if isinstance(value, (list, tuple)):
         items = [_shaped_like(v, union, hess, n) for v in value]
         return items if isinstance(value, list) else tuple(items)

@@ -25,7 +25,26 @@ def apply(name, ans, values, deps):
     rule = pattern_rule(REGISTRY.rows()[name])
     if rule is None:
         return dense(ans, deps, f"{name} at {pd.user_location()} has no pattern rule: dense")
+    if not getattr(rule, "takes_containers", False):
+        for param, found in list(deps.items()):
+            if isinstance(found, (list, tuple)):   # a list given for an array: stacked
+                values = dict(values, **{param: np.asarray(values[param])})
+                deps = dict(deps, **{param: _stacked(values[param], found)})
     return rule(ans, values, deps)
+
+
+def _stacked(array, items_deps):
+    """The dependencies of ``np.asarray(items)`` from those of the items."""
+    from srcgrad.sparse.pattern_gathers import gather
+
+    return gather(np.asarray, ("a",), array, {"a": _as_lists(items_deps, array)},
+                  {"a": items_deps})
+
+
+def _as_lists(items_deps, array):
+    """Placeholders shaped like the items (only their shapes are read by ``gather``)."""
+    return [_as_lists(d, a) if isinstance(d, (list, tuple)) else a
+            for d, a in zip(items_deps, array)]
 
 
 def fallback(ans, deps, reason):
