@@ -57,6 +57,9 @@ FULL_MATRICES = {
     "batched_reverse_full": ("--batched-reverse-full", "the batched reverse sweep on every "
                              "rule row, shape variant and dtype "
                              "(tests/higher/test_batched_reverse.py)"),
+    "xp_full": ("--xp-full", "every array API case on every library (NumPy, "
+                "array-api-strict, torch, JAX, dask) in every mode "
+                "(tests/array_api/test_cross_library.py)"),
     "corpus_jacobians_full": ("--corpus-jacobians-full", "jacfwd on every corpus program "
                               "(tests/corpus/test_corpus_jacobians.py)"),
     "corpus_sparse_full": ("--corpus-sparse-full", "sparse against dense Jacobians and "

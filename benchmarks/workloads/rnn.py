@@ -1,6 +1,7 @@
 """A vanilla tanh RNN unrolled by a Python loop, squared error at every step."""
 
 import numpy as np
+from array_api_compat import array_namespace
 
 NAME = "rnn"
 TARGET = 2.5
@@ -38,4 +39,15 @@ def torch_objective(Wx, Wh, b, Wy, xs, ys):
     for t in range(xs.shape[0]):
         h = torch.tanh(xs[t] @ Wx + h @ Wh + b)
         loss = loss + torch.sum((h @ Wy - ys[t]) ** 2)
+    return loss / xs.shape[0]
+
+
+def xp_objective(Wx, Wh, b, Wy, xs, ys):
+    """``objective`` written against the array API standard: runs on any library."""
+    xp = array_namespace(Wx, Wh, b, Wy, xs, ys)
+    h = xp.zeros((xs.shape[1], Wh.shape[0]), dtype=Wh.dtype)
+    loss = 0.0
+    for t in range(xs.shape[0]):
+        h = xp.tanh(xs[t, ...] @ Wx + h @ Wh + b)
+        loss = loss + xp.sum((h @ Wy - ys[t, ...]) ** 2)
     return loss / xs.shape[0]

@@ -16,6 +16,7 @@ from srcgrad.frontend.freshness import own_signature
 from srcgrad.frontend.plain_classes import plain_init_fields
 from srcgrad.frontend.transforms import is_transform
 from srcgrad.rules import REGISTRY
+from srcgrad.rules.array_api import XP_NONDIFF, XP_RULES
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
 from srcgrad.rules.runtime_rules import COMPILED_FROM_SOURCE
@@ -36,7 +37,7 @@ class CallInfo:
 
 
 def classify_call(parsed, call, local_names, arrays=frozenset(), instances=frozenset(),
-                  dicts=frozenset()):
+                  dicts=frozenset(), namespaces=None):
     """Classify ``call`` (a gast Call in A-normal form) and bind its arguments.
     ``arrays``: the locals proven NumPy arrays (``analysis.arrays``); a method of any
     other value is resolved when it runs (``srcgrad.compiler.dispatch``). ``instances``:
@@ -44,7 +45,13 @@ def classify_call(parsed, call, local_names, arrays=frozenset(), instances=froze
     ``.values()``... are the class's methods, not dict's; ``dicts``: the locals proven
     dicts (``proven_dicts``), whose are dict's. A call that unpacks
     its arguments (``f(*xs)``, ``f(**kw)``) binds them only when it runs: a rule-table
-    or user callee is then called as a dynamic one."""
+    or user callee is then called as a dynamic one. ``namespaces``: the locals proven
+    array API namespaces (``analysis.namespaces``), whose calls are the standard's
+    functions (``rules.array_api``)."""
+    func = call.func
+    if namespaces and isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+            and func.value.id in namespaces and not syntax.spreads(call):
+        return namespace_call(call, namespaces[func.value.id])
     info = _classify(parsed, call, local_names, arrays, instances, dicts)
     if not syntax.spreads(call) or info.kind not in ("rule", "user", "structure", "unknown"):
         return info
@@ -54,6 +61,20 @@ def classify_call(parsed, call, local_names, arrays=frozenset(), instances=froze
     if info.kind == "unknown" and not method:
         return info
     return dataclasses.replace(info, kind="dynamic", owner=call.func.value if method else None)
+
+
+def namespace_call(call, namespace):
+    """``xp.tanh(a)`` through a proven namespace: the standard's row (its first argument
+    the root namespace, which the row's templates call), a function without a
+    derivative, or one srcgrad has no row for (refused where it is differentiated)."""
+    root, prefix = namespace
+    name = prefix + call.func.attr
+    args = [syntax.name(root)] + list(call.args)
+    keywords = [(kw.arg, kw.value) for kw in call.keywords]
+    if name in XP_RULES:
+        return CallInfo("rule", f"xp.{name}", None, XP_RULES[name], args, keywords)
+    kind = "nondiff" if name in XP_NONDIFF else "unknown"
+    return CallInfo(kind, f"xp.{name}", None, args=args, keywords=keywords)
 
 
 def _classify(parsed, call, local_names, arrays, instances=frozenset(), dicts=frozenset()):
@@ -72,6 +93,9 @@ def _classify(parsed, call, local_names, arrays, instances=frozenset(), dicts=fr
             and func.value.id in instances:   # the class's own method, looked up as it runs
         return CallInfo("dynamic", f".{func.attr}()", args=[func.value] + args,
                         keywords=keywords, owner=func.value)
+    if isinstance(func, gast.Attribute) and func.attr == "__array_namespace__":
+        return CallInfo("nondiff", "__array_namespace__", args=[func.value] + args,
+                        keywords=keywords)   # a namespace (a module): no derivative
     if isinstance(func, gast.Attribute) and (root is None or root in local_names):
         return _classify_method(func, args, keywords, arrays, dicts)
     if root in local_names:   # a callable value: known only when it runs

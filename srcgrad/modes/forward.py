@@ -31,6 +31,7 @@ import functools
 from srcgrad import syntax
 from srcgrad.analysis.arrays import SimpleAssignments, proven_arrays
 from srcgrad.analysis.escapes import ReadBack
+from srcgrad.analysis.namespaces import proven_namespaces
 from srcgrad.errors import MissingRuleError
 from srcgrad.modes.calls import (
     call_target,
@@ -48,7 +49,7 @@ from srcgrad.modes.reverse_common import (
     sequence_names,
 )
 from srcgrad.modes.reverse_rules import RuleExpander
-from srcgrad.rules import NONDIFF_ATTRIBUTES, REGISTRY, operators
+from srcgrad.rules import NONDIFF_ATTRIBUTES, operators
 from srcgrad.rules.methods import (
     ARRAY_ATTRIBUTES,
     ARRAY_METHODS,
@@ -82,6 +83,8 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
                                     lambda call: call_target(parsed, call, self.locals))
         self.instances = proven_instances(parsed, assigned, self.params, self.locals)
         self.proven_dicts = proven_dicts(assigned, self.params)
+        self.namespaces = proven_namespaces(
+            assigned, lambda call: call_target(parsed, call, self.locals))
         self.reverse_rules = RuleExpander(self)
         self.rules = TangentExpander(self)
         self.preinit = set()
@@ -218,24 +221,26 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         if isinstance(value, gast.BinOp):
             if isinstance(value.op, operators.NONDIFF_BINARY):
                 return None
-            return self.rule_tangent(stmt, operators.BINARY[type(value.op)],
-                                     [value.left, value.right], value, target, state)
+            return self.rule_tangent(stmt, type(value.op), [value.left, value.right], value,
+                                     target, state)
         if isinstance(value, gast.UnaryOp):
             if isinstance(value.op, operators.NONDIFF_UNARY):
                 return None
             if isinstance(value.op, gast.UAdd):
                 return syntax.name(self.tangent(value.operand.id))
-            return self.rule_tangent(stmt, operators.UNARY[type(value.op)], [value.operand],
-                                     value, target, state)
+            return self.rule_tangent(stmt, type(value.op), [value.operand], value, target,
+                                     state)
         if isinstance(value, gast.Call):
             return self.call_tangent(stmt, target, value, state)
         raise self.parsed.error("forward mode does not support this expression on values "
                                 "being differentiated", stmt)
 
-    def rule_tangent(self, stmt, func, args, value, target, state):
+    def rule_tangent(self, stmt, op_type, args, value, target, state):
+        """The tangent of an operator (``op_type``: a gast operator class)."""
         from srcgrad.modes.calls import CallInfo
 
-        rule = REGISTRY.lookup(func)
+        rule = operators.operator_rule(op_type)
+        func = operators.BINARY.get(op_type) or operators.UNARY[op_type]
         info = CallInfo("rule", rule.name, func, rule, list(args), [])
         return self.rules.expand(stmt, info, value, target, state)
 

@@ -33,7 +33,7 @@ class ForwardCalls:
 
     def call_info(self, call):
         info = classify_call(self.parsed, call, self.locals, self.arrays, self.instances,
-                                 self.proven_dicts)
+                                 self.proven_dicts, self.namespaces)
         specialized = generated_variant(info.target)
         if specialized is not None:
             info = dataclasses.replace(info, kind="user", target=specialized)

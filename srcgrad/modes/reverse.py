@@ -29,6 +29,7 @@ from srcgrad.analysis.activity import analyze_activity
 from srcgrad.analysis.arrays import SimpleAssignments, proven_arrays, proven_numbers
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names
+from srcgrad.analysis.namespaces import proven_namespaces
 from srcgrad.analysis.scalars import analyze_scalars
 from srcgrad.modes.instances import proven_dicts, proven_instances
 from srcgrad.modes.reverse_adjoints import AdjointBookkeeping
@@ -96,6 +97,7 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
         groups = syntax.by_type([sub for stmt in node.body for sub in syntax.walk(stmt)])
         assigned = SimpleAssignments(groups)
         self.arrays = proven_arrays(assigned, self.params, self.target_of)
+        self.namespaces = proven_namespaces(assigned, self.target_of)
         self.instances = proven_instances(parsed, assigned, self.params, self.locals)
         self.proven_dicts = proven_dicts(assigned, self.params)
         self.eager = eager   # Variable reads are differentiable sources

@@ -77,7 +77,14 @@ class AdjointBookkeeping:
         return syntax.quote(f"d = d {sign} c", d=adjoint, c=contribution)
 
     def add_at(self, var, index, contribution, state):
-        """``dvar[index] += contribution`` into a buffer this function owns."""
+        """``dvar[index] += contribution`` into a buffer this function owns; in a function
+        written against the array API (``mode.namespaces``), as the functional update
+        ``dvar = _sg.added_at(dvar, index, contribution)``: its arrays may be immutable
+        (JAX)."""
+        if self.mode.namespaces:
+            out = [] if var in state else self.materialize(var, state)
+            return out + syntax.quote("d = _sg.added_at(d, i, c)", d=self.mode.namer.adjoint(var),
+                                      i=syntax.index_value(index), c=contribution)
         out = self.own(var, state)
         out += syntax.quote("_sg.add_at(d, i, c)", d=self.mode.namer.adjoint(var),
                             i=syntax.index_value(index), c=contribution)

@@ -35,10 +35,10 @@ class ExpressionAdjoints:
         if isinstance(value, gast.BinOp) and self.may_concatenate(value, target):
             return self.concat_adjoint(stmt, value, g, state, "_sg.sum_part")
         if isinstance(value, gast.BinOp):
-            rule = self.rules.rule_for(operators.BINARY[type(value.op)])
+            rule = operators.operator_rule(type(value.op))
             return self.rules.expand(stmt, rule, [value.left, value.right], [], g, target, state)
         if isinstance(value, gast.UnaryOp):
-            rule = self.rules.rule_for(operators.UNARY[type(value.op)])
+            rule = operators.operator_rule(type(value.op))
             return self.rules.expand(stmt, rule, [value.operand], [], g, target, state)
         if isinstance(value, gast.Call):
             return self.call_adjoint(stmt, target, value, g, state)

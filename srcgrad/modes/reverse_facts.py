@@ -72,7 +72,7 @@ class ReverseFacts:
         info = self._call_infos.get(id(call))
         if info is None:
             info = classify_call(self.parsed, call, self.locals, self.arrays, self.instances,
-                                 self.proven_dicts)
+                                 self.proven_dicts, self.namespaces)
             specialized = generated_variant(info.target)
             if specialized is not None:
                 info = dataclasses.replace(info, kind="user", target=specialized)

@@ -5,7 +5,9 @@ Passes run in order (each in its own module, one rewrite each): ``nested_derivat
 ``functools.partial`` called as what it wraps) -> ``index_objects`` (``np.r_[x, c]``
 as the join it is) -> ``sequence_operands`` (lists given to
 elementwise NumPy functions become arrays) -> ``local_functions`` (collects nested
-``def``s) -> ``exceptions`` (``except`` handlers' code after the ``try``) -> ``desugar``
+``def``s) -> ``exceptions`` (``except`` handlers' code after the ``try``) ->
+``namespace_parameters`` (a parameter used as an array API namespace is checked to be
+one) -> ``desugar``
 -> ``control_flow`` -> ``variables`` (eager units) -> ``anf`` (with ``expansions`` and
 ``inline``) -> ``frozen_distributions`` -> ``tuples`` -> ``aliased_writes`` ->
 ``branch_tests`` -> ``rename`` -> ``raising`` (marks what dead code elimination keeps).
@@ -45,6 +47,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.index_objects import rewrite_index_objects
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
+    from srcgrad.normalize.namespace_parameters import check_namespace_parameters
     from srcgrad.normalize.nested_derivatives import lift_local_derivatives
     from srcgrad.normalize.nested_tapes import lower_nested_tapes
     from srcgrad.normalize.nested_vjp import lower_nested_vjps
@@ -70,6 +73,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
         inline_factories(parsed, namer)
     local_functions = collect_local_functions(parsed, namer)
     node.body = lower_handlers(node.body, namer)
+    node.body = check_namespace_parameters(node)
     node.body = desugar.desugar(node.body, namer)
     node.body = control_flow.to_single_exit(node.body, namer)
     node.body = variables.wrap_variable_reads(node.body, parsed, namer, eager)

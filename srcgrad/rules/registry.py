@@ -190,7 +190,7 @@ class Registry:
         return sorted(set(self._nondiff.values()))
 
 
-_OWN_LIBRARIES = ("numpy", "scipy", "math", "builtins", "srcgrad")
+_OWN_LIBRARIES = ("numpy", "scipy", "math", "builtins", "srcgrad", "array_api_compat")
 
 
 def _own_row_fits(previous, func, rule):

@@ -30,6 +30,7 @@ from srcgrad.runtime.guards import *  # noqa: F403
 from srcgrad.runtime.index_tricks import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.linalg_tangents import *  # noqa: F403
+from srcgrad.runtime.namespaces import *  # noqa: F403
 from srcgrad.runtime.ode_adjoints import *  # noqa: F403
 from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.range_adjoints import *  # noqa: F403

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from srcgrad.runtime import foreign
 from srcgrad.runtime.core import (
     _NDARRAY,
     SavedShape,
@@ -16,6 +17,7 @@ from srcgrad.runtime.core import (
     sign,
     unbroadcast,
 )
+from srcgrad.runtime.namespaces import foreign_namespace
 
 _FLOAT64 = np.dtype(np.float64)
 
@@ -23,6 +25,8 @@ _FLOAT64 = np.dtype(np.float64)
 # -- partials used by rule rows ----------------------------------------------------------
 def balanced_eq(x, ans, other):
     """Weight of ``x`` in max/min: 1 where it won, 1/2 on ties."""
+    if type(ans) is not _NDARRAY and (xp := foreign_namespace(x, ans, other)) is not None:
+        return foreign.xp_balanced_eq(xp, x, ans, other)
     return (x == ans) / (1.0 + (other == ans))
 
 
@@ -55,6 +59,8 @@ def power_exponent_partial(x, ans):
     """d(x**y)/dy = log(x) * x**y, taken as 0 where x == 0. A complex power (complex
     ``x`` or a complex result) takes the principal log, which NumPy's power uses; a real
     one has no derivative in ``y`` where ``x < 0`` (taken as 0 there too)."""
+    if (xp := foreign_namespace(ans, x)) is not None:
+        return foreign.xp_power_exponent_partial(xp, x, ans)
     if np.iscomplexobj(x) or np.iscomplexobj(ans):
         x = as_array(x, complex)
         safe = np.where(x != 0, x, 1.0)
@@ -132,6 +138,8 @@ def sum_adjoint(g, a, axis, keepdims):
         shape, dtype = a.shape, a.dtype
         if dtype.kind not in "fc":
             dtype = np.dtype(np.float64)
+    elif (xp := foreign_namespace(a, g)) is not None:
+        return foreign.xp_sum_adjoint(xp, g, a, axis, keepdims)
     elif np.ndim(a) == 0:
         return g
     elif not isinstance(a, (list, tuple)):   # an array-like (dask): NumPy dispatch, lazily
@@ -200,6 +208,8 @@ def mean_adjoint(g, a, axis, keepdims):
 
 
 def prod_adjoint(g, a, ans, axis, keepdims):
+    if (xp := foreign_namespace(a)) is not None:
+        return foreign.xp_prod_adjoint(xp, g, a, ans, axis, keepdims)
     a = as_array(a)
     if is_duck_array(a):   # a dask array: no test for zeros (it would compute a)
         return _expand(g, a, axis, keepdims) * _product_of_others(a, axis)
@@ -239,7 +249,10 @@ def prod_adjoint_tangent(g, a_dot, a, axis, keepdims):
     times the product of the others, ``prod_{k != i} a_k``, whose derivative is
     ``sum_{j != i} a_dot_j prod_{k != i, j} a_k`` (its ``ans`` argument is that same
     product, so it carries no derivative of its own). NumPy only: it tests ``a`` for
-    zeros and loops over its elements."""
+    zeros and loops over its elements (another library's array: none may be zero)."""
+    xp = foreign_namespace(a)
+    if xp is not None:
+        return foreign.xp_prod_adjoint_tangent(xp, g, a_dot, a, axis, keepdims)
     a = np.asanyarray(a)
     a = a.astype(np.result_type(a, 0.0), copy=False)     # a complex ``a`` stays complex
     a_dot = np.broadcast_to(a_dot, a.shape)
@@ -273,6 +286,8 @@ def max_adjoint(g, a, ans, axis, keepdims):
         # item for item as the expanded views below do (three np.broadcast_to calls less)
         winners = a == ans
         return winners * (g / np.sum(winners, axis=axis, keepdims=True))
+    if (xp := foreign_namespace(a)) is not None:
+        return foreign.xp_max_adjoint(xp, g, a, ans, axis, keepdims)
     # g is shared among the tied winners: divided on the reduced shape, then spread over
     # the winners (one pass over ``a`` fewer than multiplying, then dividing, there;
     # the same numbers: ``g * 1 / n`` is ``g / n``, and a non-winner gets ``g / n * 0``)
@@ -318,6 +333,8 @@ def dot_adjoint_b(g, a, b):
 def matmul_adjoint_a(g, a, b):
     if type(a) is _NDARRAY and type(b) is _NDARRAY and a.ndim == 2 and b.ndim == 2:
         return unbroadcast(np.matmul(g, b.T), a)   # (the general case's last line)
+    if (xp := foreign_namespace(g, a, b)) is not None:
+        return foreign.xp_matmul_adjoint_a(xp, g, a, b)
     if np.ndim(b) == 1:
         return unbroadcast(np.multiply.outer(g, b) if np.ndim(a) > 1 else g * b, a)
     if np.ndim(a) == 1:
@@ -328,6 +345,8 @@ def matmul_adjoint_a(g, a, b):
 def matmul_adjoint_b(g, a, b):
     if type(a) is _NDARRAY and a.ndim == 2:
         return unbroadcast(np.matmul(a.T, g), b)   # (the general case's last lines)
+    if (xp := foreign_namespace(g, a, b)) is not None:
+        return foreign.xp_matmul_adjoint_b(xp, g, a, b)
     if np.ndim(a) == 1:
         g2 = np.expand_dims(g, -2) if np.ndim(b) > 1 else g
         return unbroadcast(np.matmul(np.expand_dims(a, -1), g2) if np.ndim(b) > 1 else g * a, b)

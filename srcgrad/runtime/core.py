@@ -13,6 +13,8 @@ import types
 import numpy as np
 
 from srcgrad.errors import NoneOutputError, TransformError
+from srcgrad.runtime import foreign
+from srcgrad.runtime.namespaces import foreign_namespace
 
 # Read from here too (by the runtime's other modules and by ``_sg``): kept importable.
 from srcgrad.runtime.shapes import (  # noqa: F401
@@ -117,6 +119,9 @@ def zeros_like(x):
         return FLOAT_ZERO
     if is_duck_array(x):   # a dask array: lazy zeros of its kind
         return np.zeros_like(x, dtype=_float_dtype(x))
+    xp = foreign_namespace(x)
+    if xp is not None:
+        return foreign.xp_zeros_like(xp, x)
     return {}
 
 
@@ -141,6 +146,9 @@ def add_at(dx, index, g):
             item = dx[index]
             dx[index] = g if item is None else add_cotangents(item, g)
         return dx
+    xp = foreign_namespace(dx)
+    if xp is not None:
+        return foreign.xp_add_at(xp, dx, index, g, copy=False)
     if _is_basic_index(index):
         dx[index] += g
     elif kind is _NDARRAY or not is_duck_array(dx):
@@ -361,6 +369,9 @@ def snapshot(value):
         return list(value)
     if type(value) is dict:
         return dict(value)
+    xp = foreign_namespace(value)
+    if xp is not None:
+        return foreign.xp_snapshot(xp, value)
     return value
 
 
@@ -428,6 +439,9 @@ def seed(ans):
         raise NoneOutputError()
     if isinstance(ans, np.ndarray) and ans.size == 1 and ans.dtype.kind == "f":
         return np.ones_like(ans)   # shape (1,) or (1, 1): one number, as autograd takes it
+    xp = foreign_namespace(ans)
+    if xp is not None:
+        return foreign.xp_seed(xp, ans, _api_name())
     if np.ndim(ans) != 0 and not (isinstance(ans, np.ndarray) and ans.size == 1) \
             or isinstance(ans, (list, tuple, dict)):
         raise TypeError(

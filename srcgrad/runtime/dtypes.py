@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime import foreign
 from srcgrad.runtime.core import is_duck_array, zeros_like, zeros_like_structure
+from srcgrad.runtime.namespaces import foreign_namespace
 from srcgrad.runtime.shape_adjoints import array_adjoint
 from srcgrad.runtime.transposes import array_adjoint_transpose
 
@@ -36,10 +38,12 @@ def in_dtype_of(derivative, value):
         dtype = getattr(value, "dtype", None)
         if dtype is None:
             return _items_in_dtype(derivative, value)
+        if (xp := foreign_namespace(value)) is not None:
+            return foreign.xp_in_dtype_of(xp, derivative, value)
     own = getattr(derivative, "dtype", None)
     if own is None or own == dtype or own.kind != dtype.kind or dtype.kind not in "fc":
         return derivative
-    if isinstance(derivative, _NDARRAY):
+    if isinstance(derivative, _NDARRAY) or is_duck_array(derivative):   # (dask: lazily)
         return derivative.astype(dtype)
     return dtype.type(derivative)
 
@@ -68,6 +72,8 @@ def truncates(dtype):
 def cast_adjoint(g, a, dtype):
     """The cotangent of ``a`` in ``np.asarray(a, dtype)`` / ``a.astype(dtype)``: zeros
     for an integer or boolean ``dtype``, else ``g`` shaped like ``a``."""
+    if (xp := foreign_namespace(a)) is not None:
+        return foreign.xp_cast_adjoint(xp, g, a, dtype)
 
     return zeros_like(a) if truncates(dtype) else array_adjoint(g, a)
 

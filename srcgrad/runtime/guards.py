@@ -13,12 +13,14 @@ a different computation, so it is refused, naming its type::
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 
 import numpy as np
 
 from srcgrad.errors import TransformError
 from srcgrad.runtime.core import is_duck_array
+from srcgrad.runtime.namespaces import is_foreign, refuse_mixed_libraries, refuse_numpy_calls
 
 __all__ = ["check_array_attribute", "check_array_types", "dense_basis", "dense_shape",
            "escape_count", "escaped", "readonly", "refuse_if_escaped", "refuse_read_back",
@@ -33,20 +35,31 @@ _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow_
 def check_array_types(*args):
     """Raise a TransformError if an argument, or an item of a list, tuple or dict
     argument (a pytree of parameters), is an ndarray of another operator meaning."""
+    if _foreign_seen(args):
+        refuse_mixed_libraries(args)
+        refuse_numpy_calls(sys._getframe(1), args)
+
+
+def _foreign_seen(args):
+    """``check_array_types``'s walk: True if an argument is another library's array."""
+    foreign = False
     for arg in args:
         kind = type(arg)
         if kind is _NDARRAY or kind is float:
             continue
         if kind is list or kind is tuple:
-            check_array_types(*arg)
+            foreign = _foreign_seen(arg) or foreign
         elif kind is dict:
-            check_array_types(*arg.values())
+            foreign = _foreign_seen(arg.values()) or foreign
+        elif is_foreign(arg):
+            foreign = True
         elif isinstance(arg, _NDARRAY) and _redefines_operators(kind):
             raise TransformError(
                 f"srcgrad does not differentiate {kind.__module__}.{kind.__qualname__} "
                 "arguments: their operators do not mean what NumPy's do (for np.matrix, "
                 "`*` is a matrix product), and srcgrad's rules are NumPy's. Pass "
                 "np.asarray(value) and write matrix products with `@`")
+    return foreign
 
 
 def check_array_attribute(x, name):
@@ -56,7 +69,7 @@ def check_array_attribute(x, name):
     if isinstance(x, (_NDARRAY, np.generic)) or (
             name in ("real", "imag") and isinstance(x, (int, float, complex))):
         return
-    if is_duck_array(x):   # a dask array
+    if is_duck_array(x) or is_foreign(x):   # a dask array, another library's array
         return
     raise TransformError(
         f"srcgrad reads .{name} as an array's attribute, but here it is the attribute of "

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime import foreign
 from srcgrad.runtime.core import as_array, restructure
+from srcgrad.runtime.namespaces import foreign_namespace
 
 
 def T(x):
@@ -44,10 +46,14 @@ def _eye_like(a):
 
 
 def det_adjoint(g, a, ans):
+    if (xp := foreign_namespace(a)) is not None:
+        return foreign.xp_det_adjoint(xp, g, a, ans)
     return _add2d(g * ans) * T(np.linalg.inv(a))
 
 
 def det_tangent(a_dot, a, ans):
+    if (xp := foreign_namespace(a)) is not None:
+        return foreign.xp_det_tangent(xp, a_dot, a, ans)
     return ans * np.trace(np.linalg.solve(a, a_dot), axis1=-2, axis2=-1)
 
 
@@ -71,6 +77,8 @@ def slogdet_tangent(a_dot, a, ans):
 
 
 def inv_adjoint(g, ans):
+    if (xp := foreign_namespace(ans)) is not None:
+        return foreign.xp_inv_adjoint(xp, g, ans)
     return -T(ans) @ g @ T(ans)
 
 
@@ -89,11 +97,15 @@ def _as_matrix(b, a):
 
 
 def solve_adjoint_b(g, a, b):
+    if (xp := foreign_namespace(a)) is not None:
+        return foreign.xp_solve_adjoint_b(xp, g, a, b)
     gb = np.linalg.solve(T(a), _as_matrix(g, a))
     return gb[..., 0] if np.ndim(b) == 1 else gb
 
 
 def solve_adjoint_a(g, a, b, ans):
+    if (xp := foreign_namespace(a)) is not None:
+        return foreign.xp_solve_adjoint_a(xp, g, a, b, ans)
     gb = np.linalg.solve(T(a), _as_matrix(g, a))
     return -gb @ T(_as_matrix(ans, a))
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from srcgrad.runtime import foreign
 from srcgrad.runtime.core import _NDARRAY, changed_in_place_error, unbroadcast
+from srcgrad.runtime.namespaces import foreign_namespace
 
 
 def inverse_axes(axes, ndim):
@@ -73,6 +75,8 @@ def stack_adjoint(g, arrays, axis):
         g = np.asarray(g)
     if np.shape(g)[axis] != len(arrays):   # the list grew or shrank after np.stack read it
         raise changed_in_place_error(arrays, np.shape(g)[axis])
+    if (xp := foreign_namespace(g)) is not None:
+        return foreign.xp_stack_adjoint(xp, g, arrays, axis)
     if type(g) is not _NDARRAY:   # another library's array (dask): its own take
         return [np.take(g, i, axis=axis) for i in range(len(arrays))]
     moved = (g if axis == 0 else np.moveaxis(g, axis, 0)).copy()

@@ -10,6 +10,9 @@ import math
 
 import numpy as np
 
+from srcgrad.runtime import foreign
+from srcgrad.runtime.namespaces import foreign_namespace
+
 _FLOAT = float
 _NDARRAY = np.ndarray
 # NumPy's own function (its row in the rule table applies): what normalize.sequence_operands
@@ -95,6 +98,8 @@ def unbroadcast(g, x):
         return (g.sum() if g.ndim == 1 else g.sum(axis=tuple(range(g.ndim))))[()]
     elif kind is list or kind is tuple:
         shape, real = _sequence_operand_shape(g, x), dtype_of(x).kind != "c"
+    elif (xp := foreign_namespace(g, x)) is not None:
+        return foreign.xp_unbroadcast(xp, g, x)
     elif type(g) is not _NDARRAY and (type(g) in _SCALAR_TYPES or not is_duck_array(g)):
         return match_real(g, x)
     else:

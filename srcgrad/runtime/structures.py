@@ -13,6 +13,7 @@ import types
 import numpy as np
 
 from srcgrad.errors import TransformError
+from srcgrad.runtime.namespaces import is_foreign
 from srcgrad.runtime.shapes import is_duck_array
 
 _NDARRAY = np.ndarray
@@ -25,7 +26,7 @@ def is_structure(x):
         return True
     return not isinstance(x, (_NDARRAY, np.generic, int, float, complex, list, tuple,
                               str)) and (hasattr(x, "__dict__") or dataclasses.is_dataclass(x)) \
-        and not is_duck_array(x)
+        and not is_duck_array(x) and not is_foreign(x)
 
 
 def fields_of(x):

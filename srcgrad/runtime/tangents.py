@@ -41,8 +41,13 @@ def add_tangents(a, b):
 def added_at(dx, index, g):
     """``add_at`` without the in-place write: a new buffer holding ``dx`` plus ``g`` at
     ``index``."""
+    from srcgrad.runtime import foreign
     from srcgrad.runtime.core import add_at, snapshot
+    from srcgrad.runtime.namespaces import foreign_namespace
 
+    xp = foreign_namespace(dx)
+    if xp is not None:
+        return foreign.xp_add_at(xp, dx, index, g, copy=True)
     return add_at(snapshot(dx), index, g)
 
 

@@ -6,6 +6,7 @@ Functions that carry values have rules checked against the same oracle, or are r
 import builtins
 import math
 
+import array_api_compat
 import numpy as np
 import pytest
 
@@ -33,6 +34,8 @@ EXEMPT = {
     rt.without_derivative: "returns a value holding no float, or raises (a guard)",
     rt.refuse_changed_defaults: "raises (a guard)",
     rt.refuse_property_tangent: "returns None or raises (a guard)",
+    rt.checked_namespace: "returns the namespace it is given (a module), or raises",
+    array_api_compat.array_namespace: "returns a namespace (a module), not a number",
     builtins.print: "returns None",
     builtins.str: "text (as an f-string) carries no derivative",
     builtins.repr: "text (as an f-string) carries no derivative",
@@ -49,6 +52,7 @@ def _total(value):
 # Each row applied to values derived from x, as a float-valued function of x.
 USES = {
     builtins.len: lambda x: len(x * 2.0) * 1.0,
+    rt.reduced_count: lambda x: float(rt.reduced_count(x * 2.0, 0)),
     builtins.range: lambda x: _total(list(range(int(x[2] * 7)))),
     builtins.int: lambda x: float(int(x[1] * 7)),
     builtins.bool: lambda x: float(bool(x[0] - 0.3)),

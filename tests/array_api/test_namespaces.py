@@ -1,0 +1,103 @@
+"""What a namespace denotes is proven from the source or checked where it runs; what
+cannot work is a clear error naming the call, its line and the arrays' namespace."""
+
+import numpy as np
+import pytest
+from array_api_compat import array_namespace
+
+import srcgrad as sg
+from tests.array_api.libraries import library_of, to_numpy
+
+
+def _loss_with_parameter(x, w, xp):
+    h = xp.tanh(x @ w)
+    return xp.sum(h * h)
+
+
+def _loss_with_method(x, w):
+    xp = x.__array_namespace__()
+    la = xp.linalg
+    return xp.sum(la.solve(w, x) ** 2)
+
+
+def _loss_numpy(x, w):
+    return np.sum(np.tanh(x @ w) ** 2)
+
+
+def _tanh_loss_grad_w(x, w):
+    """The closed form of d/dw sum(tanh(x @ w) ** 2)."""
+    h = np.tanh(x @ w)
+    return x.T @ (2 * h * (1 - h * h))
+
+
+def _solve_loss_grad_x(x, w):
+    """d/dx sum(solve(w, x) ** 2) = 2 w^-T solve(w, x)."""
+    return 2 * np.linalg.solve(w.T, np.linalg.solve(w, x))
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(3)
+    return rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
+
+
+def test_a_namespace_parameter_is_checked_and_used(data):
+    strict = pytest.importorskip("array_api_strict")
+    x, w = data
+    g = sg.grad(_loss_with_parameter, wrt=1)
+    for _ in range(2):
+        out = g(strict.asarray(x), strict.asarray(w), strict)
+        assert library_of(out) == "array_api_strict"
+        assert np.allclose(to_numpy(out), _tanh_loss_grad_w(x, w))
+    assert np.allclose(g(x, w, np), _tanh_loss_grad_w(x, w))
+
+
+def test_a_parameter_that_is_not_a_namespace_is_refused(data):
+    x, w = data
+    with pytest.raises(sg.TransformError, match="not one"):
+        sg.grad(_loss_with_parameter, wrt=1)(x, w, "numpy")
+
+
+def test_array_namespace_method_and_linalg_extension(data):
+    strict = pytest.importorskip("array_api_strict")
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((3, 3)) + 3 * np.eye(3)
+    x = data[0]
+    g = sg.grad(_loss_with_method, wrt=0)
+    out = g(strict.asarray(x), strict.asarray(w))
+    assert library_of(out) == "array_api_strict"
+    assert np.allclose(to_numpy(out), _solve_loss_grad_x(x, w))
+
+
+def test_numpy_call_on_another_librarys_arrays_names_the_call(data):
+    torch = pytest.importorskip("torch")
+    x, w = data
+    with pytest.raises(sg.TransformError) as info:
+        sg.grad(_loss_numpy, wrt=1)(torch.asarray(x), torch.asarray(w))
+    message = str(info.value)
+    assert "`np.tanh`" in message and "test_namespaces.py" in message
+    assert "array_api_compat.torch" in message
+
+
+def test_mixing_libraries_is_refused_at_entry(data):
+    torch = pytest.importorskip("torch")
+    x, w = data
+    g = sg.grad(_loss_with_parameter, wrt=1)
+    with pytest.raises(sg.TransformError, match="mix torch"):
+        g(torch.asarray(x), w, np)
+
+
+def test_a_function_outside_the_table_is_refused_by_name(data):
+    def uses_unknown(x):
+        xp = array_namespace(x)
+        return xp.sum(xp.cumulative_prod(x))
+
+    with pytest.raises(sg.TransformError, match="xp.cumulative_prod"):
+        sg.grad(uses_unknown)(data[0])
+
+
+def test_numpy_inputs_give_numpy_arrays(data):
+    x, w = data
+    out = sg.grad(_loss_with_parameter, wrt=1)(x, w, array_namespace(x))
+    assert type(out) is np.ndarray
+    assert np.allclose(out, _tanh_loss_grad_w(x, w))
