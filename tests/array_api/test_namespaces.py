@@ -101,3 +101,55 @@ def test_numpy_inputs_give_numpy_arrays(data):
     out = sg.grad(_loss_with_parameter, wrt=1)(x, w, array_namespace(x))
     assert type(out) is np.ndarray
     assert np.allclose(out, _tanh_loss_grad_w(x, w))
+
+
+def _xp_loss(x, w):
+    xp = array_namespace(x, w)
+    h = xp.tanh(x @ w)
+    return xp.sum(h[0, :] * h[1, :]) + xp.mean(h ** 2)
+
+
+def _xp_loss_numpy(x, w):
+    h = np.tanh(x @ w)
+    return np.sum(h[0, :] * h[1, :]) + np.mean(h ** 2)
+
+
+def test_an_emitted_module_takes_its_namespace_from_the_inputs(data, tmp_path,
+                                                                monkeypatch):
+    """``emit``'s module, imported without srcgrad's compiler, on torch tensors."""
+    torch = pytest.importorskip("torch")
+    from srcgrad.aot.emit import emit_module
+
+    source = emit_module([_xp_loss])
+    assert "np." not in source.split("def ", 1)[1]
+    (tmp_path / "xp_loss_grad.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    emitted = importlib.import_module("xp_loss_grad")
+    x, w = data
+    dx, dw = emitted._xp_loss_grad(torch.asarray(x), torch.asarray(w))
+    assert isinstance(dx, torch.Tensor) and isinstance(dw, torch.Tensor)
+    for got, index in ((dx, 0), (dw, 1)):
+        v = np.random.default_rng(index).standard_normal(got.shape)
+        args = [x, w]
+        plus, minus = list(args), list(args)
+        plus[index] = args[index] + 1e-6 * v
+        minus[index] = args[index] - 1e-6 * v
+        numeric = (_xp_loss_numpy(*plus) - _xp_loss_numpy(*minus)) / 2e-6
+        assert np.isclose(float(np.sum(got.numpy() * v)), numeric, rtol=1e-6)
+
+
+def test_jax_jit_traces_the_generated_gradient(data):
+    """``jax.jit(sg.grad(f))``: generated code with no in-place write, NumPy call or
+    value test traces; its numbers are jax.grad's."""
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    jnp = pytest.importorskip("jax.numpy")
+    x, w = (jnp.asarray(a) for a in data)
+    ours = jax.jit(sg.grad(_xp_loss, wrt=(0, 1)))
+    theirs = jax.grad(_xp_loss, argnums=(0, 1))
+    for _ in range(2):
+        for a, b in zip(ours(x, w), theirs(x, w)):
+            assert isinstance(a, jax.Array)
+            assert np.allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-14)
