@@ -35,6 +35,12 @@ _OPERATORS = ("__mul__", "__rmul__", "__imul__", "__pow__", "__rpow__", "__ipow_
 def check_array_types(*args):
     """Raise a TransformError if an argument, or an item of a list, tuple or dict
     argument (a pytree of parameters), is an ndarray of another operator meaning."""
+    for arg in args:   # (the common case, written out: no call per argument)
+        kind = type(arg)
+        if kind is not _NDARRAY and kind is not float:
+            break
+    else:
+        return
     if _foreign_seen(args):
         refuse_mixed_libraries(args)
         refuse_numpy_calls(sys._getframe(1), args)
