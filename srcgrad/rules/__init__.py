@@ -1,8 +1,9 @@
 """The derivative rule table (see ``registry``); importing this package fills it.
 
-SciPy's rows are registered on first need, one subpackage at a time, once the program
-has imported it (``REGISTRY.optional``): importing SciPy costs seconds, and a program
-that never calls it should not pay. ``load_optional_rows`` registers them all."""
+SciPy's (and ``array_api_compat``'s) rows are registered on first need, one subpackage
+at a time, once the program has imported it (``REGISTRY.optional``): importing SciPy
+costs seconds, and a program that never calls it should not pay. ``load_optional_rows``
+registers them all."""
 
 import importlib
 
@@ -36,7 +37,8 @@ def _loader(module):
 OPTIONAL_ROWS = {"scipy.special": _loader("scipy_special"), "scipy.stats": _loader("scipy_stats"),
                  "scipy.linalg": _loader("scipy_linalg"),
                  "scipy.integrate": _loader("scipy_integrate"),
-                 "scipy.signal": _loader("scipy_signal")}
+                 "scipy.signal": _loader("scipy_signal"),
+                 "array_api_compat": _loader("array_api_compat_rows")}
 REGISTRY.optional.update(OPTIONAL_ROWS)
 
 

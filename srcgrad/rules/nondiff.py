@@ -14,7 +14,6 @@ values being differentiated is a MissingRuleError (``np.unique``, ``np.meshgrid`
 import builtins
 import math
 
-import array_api_compat
 import numpy as np
 
 from srcgrad.rules.registry import defnondiff
@@ -43,6 +42,3 @@ defnondiff(
 
 # ``obj.count(v)``, ``x.argmax()`` reached through a value (see ``srcgrad.compiler.dispatch``).
 defnondiff(call_method, sorted_order)
-
-# An array API namespace: what ``xp.tanh(x)`` calls through (see ``array_api``).
-defnondiff(array_api_compat.array_namespace, array_api_compat.get_namespace)

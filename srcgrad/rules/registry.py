@@ -173,7 +173,8 @@ class Registry:
         return bool(ready)
 
     def is_nondiff(self, func):
-        return _key(func) in self._nondiff
+        key = _key(func)
+        return key in self._nondiff or (self.load_imported_optional() and key in self._nondiff)
 
     def knows(self, func):
         key = _key(func)
