@@ -37,36 +37,50 @@ def reuse_dead_operands(forward, backward, keep=(), uses=None):
     qualifies (see the module docstring); ``keep``: the names of the result; ``uses``: a
     ``UseCache``, told of each statement changed."""
     uses = UseCache() if uses is None else uses
-    _, backward_values = reads_by_role(backward, uses)
-    excluded = set(keep) | backward_values | uses.binds(backward) | uses.scoped(forward) \
-        | uses.scoped(backward)
+    made = _made_by_arithmetic(forward)
     operands = {operand.id for stmt in forward if plain_target(stmt) is not None
                 and type(stmt.value) is gast.BinOp and type(stmt.value.op) in _HELPERS
                 for operand in (stmt.value.left, stmt.value.right)
-                if type(operand) is gast.Name} - excluded
+                if type(operand) is gast.Name} & set(made)
+    if not operands:   # (no operand is ever an array the function made by arithmetic)
+        return forward
+    _, backward_values = reads_by_role(backward, uses)
+    operands -= set(keep) | backward_values | uses.binds(backward) | uses.scoped(forward) \
+        | uses.scoped(backward)
     if not operands:
         return forward
     reads, stores, shape_reads = _uses(forward, uses, operands)
     fresh = {}   # name -> position of its one binding, by arithmetic on arrays
-    arrays = set()
     for position, stmt in enumerate(forward):
         target = plain_target(stmt)
-        if target is not None and array_valued(stmt.value, arrays):
-            arrays.add(target)
-            if isinstance(stmt.value, (gast.BinOp, gast.UnaryOp)):
-                fresh.setdefault(target, position)
+        if made[position] is not None:
+            fresh.setdefault(made[position], position)
         if target is None or type(getattr(stmt.value, "op", None)) not in _HELPERS \
                 or not isinstance(stmt.value, gast.BinOp):
             continue
         for operand in (stmt.value.left, stmt.value.right):
             if isinstance(operand, gast.Name) and operand.id != target \
-                    and operand.id not in excluded and _dead_after(
+                    and operand.id in operands and _dead_after(
                         operand.id, position, fresh, reads, stores, shape_reads):
                 stmt.value = syntax.call(_HELPERS[type(stmt.value.op)], [
                     syntax.name(operand.id), stmt.value.left, stmt.value.right])
                 uses.forget(stmt)
                 break
     return forward
+
+
+def _made_by_arithmetic(forward):
+    """For each statement of ``forward``, the name it binds by arithmetic on arrays
+    (``array_valued``; ``a = b * c``, ``a = -b``), else None."""
+    arrays, made = set(), []
+    for stmt in forward:
+        target = plain_target(stmt)
+        if target is not None and array_valued(stmt.value, arrays):
+            arrays.add(target)
+            made.append(target if isinstance(stmt.value, (gast.BinOp, gast.UnaryOp)) else None)
+        else:
+            made.append(None)
+    return made
 
 
 def _dead_after(name, position, fresh, reads, stores, shape_reads):
