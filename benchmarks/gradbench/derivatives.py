@@ -46,6 +46,12 @@ def with_numpy(module, numpy_like, copies=None):
     return fresh
 
 
+def installed(tool):
+    """Is ``tool``'s package importable here?"""
+    package = {"jax.jit": "jax"}.get(tool, tool)
+    return importlib.util.find_spec(package) is not None
+
+
 def make(tool, module, args):
     """``tool``'s derivative function of ``module`` (``args``: one argument tuple)."""
     if tool == "jax.jit":

@@ -61,14 +61,14 @@ def measure(name, size="bench", repeats=5, min_time=0.05, tools=TOOLS):
     for tool in tools:
         if tool in notes:
             continue
+        if not derivatives.installed(tool):
+            notes[tool] = "not installed"
+            continue
         try:
             start = time.perf_counter()
             derivative = derivatives.make(tool, module, args[0])
             first = [derivative(*a) for a in args]
             notes[f"first {tool}"] = time.perf_counter() - start
-        except ImportError:
-            notes[tool] = "not installed"
-            continue
         except Exception as error:   # a peer that cannot run the port: say why
             notes[tool] = f"fails: {type(error).__name__}"
             continue
