@@ -26,6 +26,7 @@ from srcgrad.codegen import loader
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
 from srcgrad.compiler import reverse as compiler
 from srcgrad.compiler.forward import call_jvp, forward_unit
+from srcgrad.errors import TransformError
 from srcgrad.frontend import transforms
 
 
@@ -192,6 +193,10 @@ def _inputs(fn, bound, names, args):
     params = api.parameter_names(fn, bound)
     for n in names:
         runtime.check_wrt(args[params.index(n)], n)
+        if runtime.is_foreign(args[params.index(n)]):   # (np.asarray would convert it)
+            raise TransformError(
+                f"srcgrad builds Hessians as NumPy arrays so far; argument {n!r} is another "
+                "library's array. Use sg.hvp, whose result stays in the arrays' library")
     xs = [np.asarray(args[params.index(n)]) for n in names]
     return [x if x.dtype.kind in "fc" else x.astype(float) for x in xs]
 

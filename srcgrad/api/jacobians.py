@@ -28,8 +28,10 @@ from srcgrad.api.batched_rows import RowsPlan, batched_rows
 from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen.pickling import attribute, derivative, with_attributes
+from srcgrad.errors import TransformError
 from srcgrad.frontend import transforms
 from srcgrad.runtime import core
+from srcgrad.runtime.namespaces import is_foreign
 
 
 @api_boundary
@@ -198,6 +200,11 @@ def _nests(function, f, wrt, argnums, role, what, **functions):
 
 def _float_tree(tree, name):
     def leaf(x):
+        if is_foreign(x):   # (np.asarray would turn it into a NumPy array)
+            raise TransformError(
+                f"srcgrad builds Jacobians and Hessians as NumPy arrays so far; argument "
+                f"{name!r} is a {type(x).__module__}.{type(x).__qualname__}. Use sg.vjp, "
+                "sg.jvp or sg.hvp, whose results stay in the arrays' library")
         x = np.asarray(x)
         if x.dtype.kind not in "fc":
             if x.dtype.kind not in "iub":

@@ -153,3 +153,12 @@ def test_jax_jit_traces_the_generated_gradient(data):
         for a, b in zip(ours(x, w), theirs(x, w)):
             assert isinstance(a, jax.Array)
             assert np.allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-14)
+
+
+def test_dense_jacobians_and_hessians_of_other_libraries_are_refused(data):
+    torch = pytest.importorskip("torch")
+    x = torch.asarray(data[0][0])
+    with pytest.raises(sg.TransformError, match="Hessians as NumPy arrays"):
+        sg.hessian(lambda v: (v ** 3).sum())(x)
+    with pytest.raises(sg.TransformError, match="Jacobians and Hessians as NumPy arrays"):
+        sg.jacobian(lambda v: v ** 3)(x)
