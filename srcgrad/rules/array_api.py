@@ -158,7 +158,6 @@ linear("astype", "x, dtype, copy=True, device=None", "_sg.cast_adjoint(g, x, dty
 linear("concat", "arrays, axis=0", "_sg.concatenate_adjoint(g, arrays, axis)",
        linear_in="arrays")
 linear("stack", "arrays, axis=0", "_sg.stack_adjoint(g, arrays, axis)", linear_in="arrays")
-linear("take", "x, indices, axis=None", "_sg.take_adjoint(g, x, indices, axis)")
 
 # Products.
 template("matmul", _B, x1="_sg.matmul_adjoint_a(g, x1, x2)",
@@ -168,15 +167,10 @@ template("vecdot", "x1, x2, axis=-1", broadcasts=True,
          x1="xp.expand_dims(g, axis=axis) * x2", x2="xp.expand_dims(g, axis=axis) * x1",
          tangent={"x1": "xp.vecdot(x1_dot, x2, axis=axis)",
                   "x2": "xp.vecdot(x1, x2_dot, axis=axis)"})
-template("tensordot", "x1, x2, axes=2", x1="_sg.tensordot_adjoint_a(g, x1, x2, axes)",
-         x2="_sg.tensordot_adjoint_b(g, x1, x2, axes)",
-         tangent={"x1": "xp.tensordot(x1_dot, x2, axes=axes)",
-                  "x2": "xp.tensordot(x1, x2_dot, axes=axes)"})
 
 # The linalg extension.
 XP_RULES["linalg.matmul"] = XP_RULES["matmul"]
 XP_RULES["linalg.vecdot"] = XP_RULES["vecdot"]
-XP_RULES["linalg.tensordot"] = XP_RULES["tensordot"]
 XP_RULES["linalg.matrix_transpose"] = XP_RULES["matrix_transpose"]
 template("linalg.inv", "x", x="_sg.inv_adjoint(g, ans)",
          tangent={"x": "-(ans @ x_dot @ ans)"})
@@ -190,7 +184,3 @@ template("linalg.solve", _B, x1="_sg.solve_adjoint_a(g, x1, x2, ans)",
 template("linalg.vector_norm", "x, axis=None, keepdims=False",
          x="_sg.sum_adjoint(g / ans, x, axis, keepdims) * x",
          tangent={"x": "xp.sum(x * x_dot, axis=axis, keepdims=keepdims) / ans"})
-template("linalg.trace", "x, offset=0, dtype=None",
-         x="_sg.trace_adjoint(g, x, offset)",
-         tangent={"x": "xp.linalg.trace(x_dot, offset=offset)"})
-XP_RULES["linalg.trace"].linear_in = ("x",)

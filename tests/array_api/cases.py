@@ -61,6 +61,10 @@ STRUCTURAL = {
     "det": ("return xp.linalg.det(x * y + 2.0)", (3, 3), (3, 3), -0.5, 0.5),
     "solve": ("return xp.sum(xp.linalg.solve(x + 3.0, y) ** 2)", (3, 3), (3, 2), 0.1, 0.5),
     "vector_norm": ("return xp.linalg.vector_norm(x * y, axis=1)[0]", (2, 3), (3,), 0.2, 1),
+    "moveaxis": ("return xp.sum(xp.moveaxis(x, 0, 1) * y)", (2, 3), (3, 2), -1, 1),
+    "broadcast_to": ("return xp.sum(xp.broadcast_to(x, (2, 3)) * y)", (1, 3), (2, 3), -1, 1),
+    "real": ("return xp.sum(xp.real(x) * y)", (2, 3), (2, 3), -1, 1),
+    "prod_all": ("return xp.prod(x * y)", (2, 3), (2, 3), 0.5, 1.5),
     "astype": ("return xp.sum(xp.astype(x, xp.float64) * y)", (2, 3), (3,), -1, 1),
 }
 
