@@ -1,7 +1,7 @@
 """A vanilla tanh RNN unrolled by a Python loop, squared error at every step."""
 
 import numpy as np
-from array_api_compat import array_namespace
+from array_api_compat import array_namespace, device
 
 NAME = "rnn"
 TARGET = 2.5
@@ -45,7 +45,7 @@ def torch_objective(Wx, Wh, b, Wy, xs, ys):
 def xp_objective(Wx, Wh, b, Wy, xs, ys):
     """``objective`` written against the array API standard: runs on any library."""
     xp = array_namespace(Wx, Wh, b, Wy, xs, ys)
-    h = xp.zeros((xs.shape[1], Wh.shape[0]), dtype=Wh.dtype)
+    h = xp.zeros((xs.shape[1], Wh.shape[0]), dtype=Wh.dtype, device=device(Wh))
     loss = 0.0
     for t in range(xs.shape[0]):
         h = xp.tanh(xs[t, ...] @ Wx + h @ Wh + b)

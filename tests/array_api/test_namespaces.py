@@ -3,7 +3,13 @@ cannot work is a clear error naming the call, its line and the arrays' namespace
 
 import numpy as np
 import pytest
-from array_api_compat import array_namespace
+from array_api_compat import (
+    array_namespace,
+    device,
+    is_array_api_obj,
+    is_numpy_array,
+    is_torch_array,
+)
 
 import srcgrad as sg
 from tests.array_api.libraries import library_of, to_numpy
@@ -162,3 +168,24 @@ def test_dense_jacobians_and_hessians_of_other_libraries_are_refused(data):
         sg.hessian(lambda v: (v ** 3).sum())(x)
     with pytest.raises(sg.TransformError, match="Jacobians and Hessians as NumPy arrays"):
         sg.jacobian(lambda v: v ** 3)(x)
+
+
+def _loss_with_new_array_on_the_device(x, w):
+    xp = array_namespace(x, w)
+    h = xp.zeros((x.shape[0], w.shape[1]), dtype=w.dtype, device=device(w))
+    if is_numpy_array(x) or is_torch_array(x) or is_array_api_obj(x):
+        h = h + xp.tanh(x @ w)
+    return xp.sum(h * h)
+
+
+@pytest.mark.parametrize("name", ["numpy", "torch", "array_api_strict"])
+def test_device_and_kind_of_array_carry_no_derivative(data, name):
+    """``device(w)`` places a new array beside the inputs; ``is_*_array`` tests take no
+    part in the derivative (closed form: d/dw sum(tanh(x @ w) ** 2))."""
+    x, w = data
+    lib = np if name == "numpy" else pytest.importorskip(name)
+    g = sg.grad(_loss_with_new_array_on_the_device, wrt=1)
+    for _ in range(2):
+        out = g(lib.asarray(x), lib.asarray(w))
+        assert library_of(out) == name
+        assert np.allclose(to_numpy(out), _tanh_loss_grad_w(x, w))

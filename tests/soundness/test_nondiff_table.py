@@ -36,6 +36,10 @@ EXEMPT = {
     rt.refuse_property_tangent: "returns None or raises (a guard)",
     rt.checked_namespace: "returns the namespace it is given (a module), or raises",
     array_api_compat.array_namespace: "returns a namespace (a module), not a number",
+    array_api_compat.device: "returns a device (where an array lives), not a number",
+    **{getattr(array_api_compat, name): "whether a value is some kind of array or namespace"
+       for name in dir(array_api_compat)
+       if name.startswith("is_") and name not in ("is_lazy_array", "is_writeable_array")},
     builtins.print: "returns None",
     builtins.str: "text (as an f-string) carries no derivative",
     builtins.repr: "text (as an f-string) carries no derivative",
@@ -52,6 +56,10 @@ def _total(value):
 # Each row applied to values derived from x, as a float-valued function of x.
 USES = {
     builtins.len: lambda x: len(x * 2.0) * 1.0,
+    array_api_compat.size: lambda x: float(array_api_compat.size(x * 2.0)),
+    array_api_compat.is_lazy_array: lambda x: float(array_api_compat.is_lazy_array(x * 2.0)),
+    array_api_compat.is_writeable_array:
+        lambda x: float(array_api_compat.is_writeable_array(x * 2.0)),
     rt.reduced_count: lambda x: float(rt.reduced_count(x * 2.0, 0)),
     builtins.range: lambda x: _total(list(range(int(x[2] * 7)))),
     builtins.int: lambda x: float(int(x[1] * 7)),
