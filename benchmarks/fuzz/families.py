@@ -6,7 +6,8 @@ drawn from one family with random functions, constants and orders of statements:
 - ``objects``: dataclasses with a default field, a property, a method calling a method,
   an object called twice, a NamedTuple (``_replace`` included), a plain class whose
   ``__init__`` stores differentiated values;
-- ``containers``: lists and dicts written, appended to, extended, popped, in sequences;
+- ``containers``: lists and dicts written, appended to, extended, popped, items and
+  slices deleted (``del xs[1:3]``, ``del d['a']``), in sequences;
 - ``exceptions``: ``try``/``except``/``else``/``finally`` around statements, around a
   loop, around a helper that raises part-way or holds its own ``try``;
 - ``generators``: a generator helper consumed by ``for``, ``sum`` (with a start),
@@ -105,11 +106,14 @@ class _Pieces:
                 f"{xs}[-1] = {xs}[-1] + {self.const()}",
                 f"{xs}.extend([{self.scalar_expr()}, s])",
                 f"{xs}.append({xs}.pop() * {self.const()})",
+                f"{xs}.extend([{self.scalar_expr()}, s])\n{xs}[-1] = {xs}[-1] * {xs}[0]\n"
+                f"del {xs}[1:3]",
             )))
         d = self.fresh("d")
         body += [f"{d} = {{'a': {xs}[0], 'b': {self.scalar_expr()}}}",
                  rng.choice((f"{d}['a'] = {d}['a'] * {d}['b']", f"{d}['c'] = {xs}[-1]",
-                             f"{d}['b'] = {d}.get('b', 0.0) + s"))]
+                             f"{d}['b'] = {d}.get('b', 0.0) + s",
+                             f"{d}['c'] = {xs}[0] * s\ndel {d}['a']"))]
         tail = rng.choice((f"{xs}.pop()", f"sum({xs})", f"{xs}[0] * {xs}[-1]"))
         return [], body, f"{tail} + sum({d}.values())"
 
@@ -258,7 +262,7 @@ def generate_family(seed, family=None):
         features.add(f"family:{chosen}")
         defs, lines, value = getattr(pieces, chosen)()
         module += defs + [""]
-        body += lines
+        body += [part for line in lines for part in line.split("\n")]
         terms.append(value)
     source = "\n".join([
         "import dataclasses", "import functools", "import typing", "", "import numpy as np",

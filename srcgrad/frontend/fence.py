@@ -76,8 +76,9 @@ REFUSED = {
     "exec-eval": "`{name}` is not supported (its code cannot be seen by the compiler)",
     "nested-subscript-assign": "assigning into a nested subscript (`a.b[i] = ...` or "
                                "`a[i][j] = ...`) is not supported; use `a[i, j] = ...`",
-    "del-subscript": "`del` of a slice, several indices or an attribute is not supported "
-                     "(`del xs[i]` of a list is)",
+    "del-subscript": "`del` of several indices, an attribute or an item of an item is not "
+                     "supported (`del xs[i]`, `del xs[i:j]` of a list and `del d[key]` of a "
+                     "dict are)",
     "del-read-later": "`del {name}` of a name that is read later is not supported",
     "lambda-per-item": "a `lambda` made for each item of a comprehension or loop is not "
                        "supported yet: define a function taking the item as a parameter "
@@ -226,8 +227,8 @@ def _check_deletes(parsed, nodes):
             continue
         for target in stmt.targets:
             if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) \
-                    and not isinstance(target.slice, (gast.Slice, gast.Tuple)):
-                continue   # ``del xs[i]`` of a list: ``xs.pop(i)`` (normalize.desugar)
+                    and not isinstance(target.slice, gast.Tuple):
+                continue   # ``del xs[i]``, ``del xs[i:j]``, ``del d[k]`` (normalize.desugar)
             if not isinstance(target, gast.Name):
                 raise parsed.error(REFUSED["del-subscript"], target)
             later = [n for n in nodes if isinstance(n, gast.Name)

@@ -56,12 +56,29 @@ def _desugar_stmt(stmt, namer):
 
 
 def _deleted_item(target):
-    """``del xs[i]`` (the fence allows a local and an index, not a slice): the list's
-    ``xs.pop(i)``, checked to be done to a list when it runs."""
+    """``del xs[i]`` of a list or ``del d[key]`` of a dict (the fence allows a local and
+    an index or a slice): ``xs.pop(i)``, checked to be done to a list or a dict when it
+    runs. ``del xs[a:b:c]`` of a list pops the positions the slice selects, last first::
+
+        for _position in _sg.deleted_positions(xs, a, b, c):
+            xs.pop(_position)
+    """
     base = gast.Name(id=target.value.id, ctx=gast.Load(), annotation=None, type_comment=None)
-    check = syntax.quote_expr("_sg.require_list(xs, 'del xs[i]')", xs=base)
+    index = target.slice
+    if isinstance(index, gast.Slice):
+        parts = [part if part is not None else syntax.const(None)
+                 for part in (index.lower, index.upper, index.step)]
+        positions = syntax.quote_expr("_sg.deleted_positions(xs, a, b, c)", xs=base,
+                                      a=parts[0], b=parts[1], c=parts[2])
+        position = "_position"
+        pop = gast.Call(func=gast.Attribute(value=syntax.clone(base), attr="pop",
+                                            ctx=gast.Load()),
+                        args=[syntax.name(position)], keywords=[])
+        return [gast.For(target=syntax.name(position, store=True), iter=positions,
+                         body=[gast.Expr(value=pop)], orelse=[], type_comment=None)]
+    check = syntax.quote_expr("_sg.require_list_or_dict(xs, 'del xs[i]')", xs=base)
     pop = gast.Call(func=gast.Attribute(value=syntax.clone(base), attr="pop", ctx=gast.Load()),
-                    args=[target.slice], keywords=[])
+                    args=[index], keywords=[])
     return [gast.Expr(value=check), gast.Expr(value=pop)]
 
 

@@ -71,6 +71,7 @@ defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.cl
            rt.refuse_changed_defaults, rt.checked_namespace, rt.reduced_count)
 defnondiff(rt.require_dict)   # d.update(...) / d.setdefault(...) lowered to item writes
 defnondiff(rt.insert_position, rt.require_list)   # xs.insert(i, v), del xs[i] on lists
+defnondiff(rt.require_list_or_dict, rt.deleted_positions)   # del xs[i], del xs[i:j]
 
 # Shapes, copies and accumulation (linear in the value they move).
 deflinear(rt.unbroadcast, "v, x", "_sg.broadcast_like(g, v)", linear_in="v")

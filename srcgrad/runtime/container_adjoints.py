@@ -123,6 +123,21 @@ def require_list(xs, what):
                         f"{type(xs).__name__}")
 
 
+def require_list_or_dict(xs, what):
+    """Check that ``what`` (``del xs[i]``, compiled as ``xs.pop(i)``) is done to a list or
+    a dict (of another object it means something else)."""
+    if type(xs) is not list and type(xs) is not dict:
+        raise TypeError(f"srcgrad differentiates `{what}` as a list's or a dict's, but it "
+                        f"was done to a {type(xs).__name__}")
+
+
+def deleted_positions(xs, start, stop, step):
+    """The positions ``del xs[start:stop:step]`` removes from the list ``xs``, last first
+    (each ``xs.pop(position)`` leaves the others where they were)."""
+    require_list(xs, "del xs[i:j]")
+    return sorted(range(*slice(start, stop, step).indices(len(xs))), reverse=True)
+
+
 def _require_dict(d, method):
     if type(d) is not dict:
         raise TypeError(f"srcgrad differentiates `.{method}()` as the dict method, but it "

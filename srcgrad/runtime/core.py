@@ -298,8 +298,9 @@ def _is_basic_index(index):
 
 def item_adjoint(dx, index, value):
     """The cotangent of ``value`` in ``x[index] = value``: a copy of ``dx[index]``."""
-    if type(dx) is dict:
-        return dx[index] if index in dx else zeros_like(value)
+    if type(dx) is dict:   # (None: a zero, as get_item reads it)
+        g = dx.get(index)
+        return zeros_like(value) if g is None else g
     g = dx[index]
     if g is None:
         return zeros_like(value)
@@ -322,8 +323,9 @@ def get_item(dx, index, value):
     """``dx[index]``, or zeros shaped like ``value`` when a sparse cotangent lacks it or
     ``clear_item`` left a scalar 0.0 in a list slot whose item is an array (None: a
     symbolic zero slot)."""
-    if type(dx) is dict:
-        return dx[index] if index in dx else zeros_like(value)
+    if type(dx) is dict:   # (None: put back for an item popped and dropped, d.pop(k))
+        item = dx.get(index)
+        return zeros_like(value) if item is None else item
     item = dx[index]
     if item is None or (type(item) is float and item == 0.0 and np.ndim(value)):
         return zeros_like(value)

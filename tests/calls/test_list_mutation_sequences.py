@@ -1,7 +1,8 @@
 """Sequences of list mutations (append, extend, insert, pop, pop(i), a bare pop, item
-writes, del, reads by np.stack between them, mutations in a loop), generated, in reverse
-mode, forward mode and hvp against finite differences. The backward sweep undoes each
-resize on the list itself as well as on its cotangent, so an item restored further back
+writes, del of an item or a slice, reads by np.stack between them, mutations in a loop),
+and of dict deletions (del d[key], a bare d.pop(key)), generated, in reverse mode,
+forward mode and hvp against finite differences. The backward sweep undoes each resize
+on the list itself as well as on its cotangent, so an item restored further back
 finds its place (an item written, then the list popped, raised IndexError in
 ``restore_item``) and a read by ``np.stack`` sees the list as it was.
 
@@ -26,6 +27,9 @@ OPS = {   # each keeps ``xs`` holding at least two items
     "delete": "xs.append(x * 3.0)\n    del xs[0]",
     "stacked": "v = v + np.sum(np.stack(xs) ** 2) * x\n    xs.append(np.sin(x))",
     "loop": "for k in range(2):\n        xs.append(xs[-1] * x)\n        v = v + xs.pop(0)",
+    "del_slice": "xs.extend([x * x, x + 1.0])\n    del xs[1:3]",
+    "del_step": "xs.append(np.cos(x))\n    xs.append(x)\n    del xs[::2]",
+    "del_tail": "xs.append(x * x)\n    del xs[-1:]",
 }
 
 FINALS = {"pop": "v = v + xs.pop() * x", "none": "pass",
@@ -43,7 +47,7 @@ def program(ops, final, init):
 
 FULL = pytest.mark.list_mutations_full
 CASES = [pytest.param(ops, final, init, id="-".join(ops + (final, init)),
-                      marks=() if i % 23 == 0 else FULL)   # a fixed sample in CI
+                      marks=() if i % 37 == 0 else FULL)   # a fixed sample in CI
          for i, (ops, final, init) in enumerate(itertools.product(
              itertools.product(sorted(OPS), repeat=2), sorted(FINALS), sorted(INITS)))]
 
@@ -58,3 +62,25 @@ def test_list_mutation_sequence(folder, ops, final, init):
     module = load_source(program(ops, FINALS[final], init), folder,
                          f"lst_{'_'.join(ops)}_{final}_{init}")
     check_modes(module.f, 0.7)
+
+
+DICT_OPS = {   # on d = {'a': ..., 'b': ..., 'k': ...}; 'a' and 'b' stay
+    "del": "del d['k']",
+    "del_new": "d['z'] = d['a'] * x\n    v = v + d['z']\n    del d['z']",
+    "bare_pop": "d.pop('k')",
+    "pop": "v = v + d.pop('k') * x",
+    "del_loop": ("for key in ['k', 'z']:\n        d[key + '2'] = d['a'] * x\n"
+                 "        del d[key + '2']"),
+    "write": "d['a'] = d['a'] * np.sin(x)",
+}
+
+
+@pytest.mark.parametrize("first,second", [
+    (a, b) for a, b in itertools.product(sorted(DICT_OPS), repeat=2)
+    if not (a in ("del", "bare_pop", "pop") and b in ("del", "bare_pop", "pop"))])
+def test_dict_deletion_sequence(folder, first, second):
+    source = ("import numpy as np\n\n\ndef f(x):\n"
+              "    d = {'a': x * 2.0, 'k': np.cos(x) * x, 'b': x * x}\n    v = x * 0.1\n"
+              f"    {DICT_OPS[first]}\n    {DICT_OPS[second]}\n"
+              "    return v + d['a'] * d['b'] + sum(d.values()) + len(d)\n")
+    check_modes(load_source(source, folder, f"dict_{first}_{second}").f, 0.7)

@@ -135,3 +135,32 @@ def test_a_fixed_sample_of_the_families_has_no_wrong_crashed_or_hung_program(see
                                   by_family=by_family)
     assert not failures, [(k, o.verdict) for k, _, o in failures]
     assert counts["invalid"] == 0 and sum(by_family.values()) >= 1
+
+
+def _family_seeds(family, needle, count, start=300000):
+    """The first ``count`` seeds from ``start`` whose ``family`` program holds ``needle``."""
+    from benchmarks.fuzz.families import generate_family
+
+    seeds = []
+    for seed in range(start, start + 2000):
+        if needle in generate_family(seed, family).source:
+            seeds.append(seed)
+            if len(seeds) == count:
+                break
+    return seeds
+
+
+@pytest.mark.parametrize("family,needle,seed", [
+    ("containers", "del ", seed) for seed in _family_seeds("containers", "del ", 4)] + [
+    ("exceptions", "for k in", seed) for seed in _family_seeds("exceptions", "for k in", 3)])
+def test_family_programs_of_the_newer_constructs_check_out_in_every_mode(family, needle,
+                                                                          seed):
+    """``del`` of list slices and dict keys, a ``for`` loop in a ``try`` body: reverse,
+    forward and hvp against finite differences (each derivative asked for twice)."""
+    from benchmarks.fuzz.families import generate_family
+
+    program = generate_family(seed, family)
+    with runner.disk_cache_off():
+        outcome = runner.run(program.source, program.func, program.arg_specs, seed,
+                             ("reverse", "forward", "hvp"))
+    assert outcome.verdict.outcome == "ok", (program.source, outcome.verdict)
