@@ -63,3 +63,21 @@ def test_adbench_lstm_port_gradient_matches_finite_differences():
 
         numeric, analytic = directional_check(along, [args[index], *others], 0, grad)
         assert np.isclose(analytic, numeric, rtol=1e-5, atol=1e-7), index
+
+
+def test_gpu_check_runs_on_cpu_torch_at_tiny_sizes(capsys):
+    """The GPU script's own check (srcgrad's float64 gradient against torch.autograd's on
+    the CPU) passes where there is no GPU, at tiny sizes; a planted wrong reference fails."""
+    pytest.importorskip("torch")
+    from benchmarks import gpu_check
+
+    gpu_check.main(["--size", "tiny", "--repeats", "1"])
+    assert "largest float64 error" in capsys.readouterr().out
+    real = gpu_check.torch_gradient
+    try:
+        gpu_check.torch_gradient = lambda f, wrt: (
+            lambda *args: [2 * g for g in real(f, wrt)(*args)])
+        with pytest.raises(SystemExit, match="differs"):
+            gpu_check.main(["--size", "tiny", "--repeats", "1", "--workloads", "mlp"])
+    finally:
+        gpu_check.torch_gradient = real
