@@ -72,6 +72,7 @@ def devices():
     except Exception:   # not installed, or no driver
         pass
     if not found and torch is not None:
+        torch.set_num_threads(1)   # one core each, as the CPU benchmarks measure
         found.append(("torch", "cpu", lambda a, dt: torch.asarray(a.astype(dt)),
                       lambda: None))
     return found
@@ -96,16 +97,20 @@ def torch_gradient(f, wrt):
     return grad
 
 
-def median_seconds(call, synchronize, repeats):
-    call()
-    synchronize()
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+def median_seconds(calls, synchronize, repeats):
+    """{name: median seconds} of synchronised calls, interleaved round-robin (a load that
+    changes during the run falls on every call alike)."""
+    samples = {name: [] for name in calls}
+    for call in calls.values():
         call()
-        synchronize()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+    synchronize()
+    for _ in range(repeats):
+        for name, call in calls.items():
+            start = time.perf_counter()
+            call()
+            synchronize()
+            samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def to_numpy(a):
@@ -131,11 +136,11 @@ def check(name, size, library, place, to_device, synchronize, repeats):
     error = max(np.max(np.abs(to_numpy(g) - r.numpy())) / max(np.max(np.abs(r.numpy())), 1e-300)
                 for g, r in zip(got, reference))
     args = [to_device(a, np.float32) for a in inputs]
-    times = {"primal": median_seconds(lambda: f(*args), synchronize, repeats),
-             "srcgrad": median_seconds(lambda: ours(*args), synchronize, repeats)}
+    calls = {"primal": lambda: f(*args), "srcgrad": lambda: ours(*args)}
     if library == "torch":
         native = torch_gradient(f, wrt)
-        times["autograd"] = median_seconds(lambda: native(*args), synchronize, repeats)
+        calls["autograd"] = lambda: native(*args)
+    times = median_seconds(calls, synchronize, repeats)
     row = {"workload": name, "library": library, "device": place, "error": error, **times}
     print(format_row(row), flush=True)
     return row
