@@ -32,33 +32,24 @@ from srcgrad.rules.registry import (
 # and that has neither rows nor a place here, and for a name here that has rows: the
 # list only shrinks.
 COMPILED_FROM_SOURCE = frozenset("""
-    abs_partial angle_adjoint angle_tangent append_adjoint arange_start_adjoint
-    arange_start_tangent arange_step_adjoint arange_step_tangent bessel
-    cho_factor_adjoint cho_factor_tangent cho_solve_adjoint_b cho_solve_adjoint_c
-    cho_solve_tangent_c cholesky_adjoint cholesky_tangent cumprod_adjoint
-    cumprod_tangent diff_adjoint dirichlet_adjoint_alpha dirichlet_adjoint_x
-    dirichlet_tangent_alpha dirichlet_tangent_x divide dynamic_backward
-    dynamic_backward_keywords dynamic_forward dynamic_forward_eager dynamic_jvp
-    dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint eigh_tangent
-    eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent
-    einsum_call expm_adjoint expm_tangent fft_adjoint fftn_adjoint
-    field_tangent float64 float64_cotangent floats_apply hsplit_adjoint imag_adjoint
-    interp_adjoint_fp interp_adjoint_x interp_adjoint_xp interp_tangent_fp
-    interp_tangent_x interp_tangent_xp inv_adjoint_read inv_tangent_read irfft_adjoint
-    irfftn_adjoint linspace_adjoint linspace_tangent list_adjoint log_softmax_adjoint
-    log_softmax_tangent logsumexp_adjoint logsumexp_adjoint_b logsumexp_tangent
-    lstsq_adjoints lstsq_tangent matrix_power_adjoint matrix_power_tangent
-    missing_transpose multi_dot_adjoint multi_dot_tangent multidigamma mvn_adjoint
-    mvn_tangent norm_adjoint_in_ans norm_adjoint_in_ans_transpose norm_adjoint_in_x
-    norm_tangent odeint_adjoints odeint_tangent partition_adjoint pinv_adjoint
-    pinv_tangent placed_at power prod_adjoint_tangent qr_adjoint qr_tangent regenerated
-    rfft_adjoint rfftn_adjoint saved_item_adjoint scalar_digamma
-    scipy_solve_adjoint_a scipy_solve_adjoint_b scipy_solve_tangent slogdet_adjoint
-    slogdet_tangent softmax_adjoint solve_triangular_adjoint_a
-    solve_triangular_adjoint_b solve_triangular_tangent split_adjoint sqrtm_adjoint
-    sqrtm_tangent std_adjoint svd_adjoint svd_tangent tangent_pairs to_floats
-    tolist_adjoint trapezoid_adjoint_dx trapezoid_adjoint_x trapezoid_adjoint_y
-    tuple_adjoint var_adjoint var_tangent variable_cotangent
+    abs_partial angle_adjoint angle_tangent bessel cho_factor_adjoint cho_factor_tangent
+    cho_solve_adjoint_b cho_solve_adjoint_c cho_solve_tangent_c cholesky_adjoint
+    cholesky_tangent dirichlet_adjoint_alpha dirichlet_adjoint_x dirichlet_tangent_alpha
+    dirichlet_tangent_x divide dynamic_backward dynamic_backward_keywords
+    dynamic_forward dynamic_forward_eager dynamic_jvp dynamic_jvp_keywords eig_adjoint
+    eig_tangent eigh_adjoint eigh_tangent eigvals_adjoint eigvals_tangent
+    eigvalsh_adjoint eigvalsh_tangent einsum_call expm_adjoint expm_tangent
+    field_tangent float64 float64_cotangent floats_apply interp_adjoint_fp
+    interp_adjoint_x interp_adjoint_xp interp_tangent_fp interp_tangent_x
+    interp_tangent_xp inv_adjoint_read inv_tangent_read list_adjoint lstsq_adjoints
+    lstsq_tangent matrix_power_adjoint matrix_power_tangent missing_transpose
+    multi_dot_adjoint multi_dot_tangent multidigamma mvn_adjoint mvn_tangent
+    odeint_adjoints odeint_tangent pinv_adjoint pinv_tangent placed_at power
+    prod_adjoint_tangent qr_adjoint qr_tangent regenerated saved_item_adjoint
+    scalar_digamma scipy_solve_adjoint_a scipy_solve_adjoint_b scipy_solve_tangent
+    slogdet_adjoint slogdet_tangent solve_triangular_adjoint_a
+    solve_triangular_adjoint_b solve_triangular_tangent sqrtm_adjoint sqrtm_tangent
+    svd_adjoint svd_tangent tangent_pairs to_floats tuple_adjoint variable_cotangent
 """.split())
 
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
@@ -244,16 +235,54 @@ _TRANSPOSES = [
 for _helper, _spec, _transpose in _TRANSPOSES:
     defadjoint(_helper, _spec, tangent="linear", v=_transpose)
 
-# The Euclidean norm's adjoint ``v * x / ans``: linear in ``v`` (its transpose pairs with
-# the norm's gradient) and in ``x``; ``ans`` enters as ``1 / ans``.
+# The Euclidean norm's adjoint ``v * conj(x) / ans``: linear in ``v`` (its transpose pairs
+# with the norm's gradient) and in ``x``; ``ans`` enters as ``1 / ans``. The helpers of
+# its partials check that the norm is Euclidean (any other refuses: a MissingRuleError),
+# and are rows of the same form (``ans_`` > 0 wherever a cotangent flows).
 _NORM = "ans_, ord, axis, keepdims"
-defadjoint(rt.norm_adjoint, f"v, x, {_NORM}",
-           v=f"_sg.norm_tangent(g, x, {_NORM})",
-           x=f"_sg.norm_adjoint_in_x(v, g, {_NORM})",
-           ans_=f"_sg.norm_adjoint_in_ans_transpose(g, v, x, {_NORM})",
-           tangent={"v": f"_sg.norm_adjoint(v_dot, x, {_NORM})",
-                    "x": f"_sg.norm_adjoint_in_x(v, x_dot, {_NORM})",
-                    "ans_": f"_sg.norm_adjoint_in_ans(v, ans__dot, x, {_NORM})"})
+_NORM_ADJOINT = dict(
+    v=f"_sg.norm_tangent(g, x, {_NORM})",
+    x=f"_sg.norm_adjoint_in_x(v, g, {_NORM})",
+    ans_=f"_sg.norm_adjoint_in_ans_transpose(g, v, x, {_NORM})",
+    tangent={"v": f"_sg.norm_adjoint(v_dot, x, {_NORM})",
+             "x": f"_sg.norm_adjoint_in_x(v, x_dot, {_NORM})",
+             "ans_": f"_sg.norm_adjoint_in_ans(v, ans__dot, x, {_NORM})"})
+for _helper in (rt.norm_adjoint, rt.norm_adjoint_in_x):
+    defadjoint(_helper, f"v, x, {_NORM}", **_NORM_ADJOINT)
+# norm_tangent(t, x, ans) = Re <conj(x), t> / ans (Euclidean): linear in t and in x.
+for _helper in (rt.norm_tangent, rt.norm_tangent_in_x):
+    defadjoint(_helper, f"t, x, {_NORM}",
+               t=f"_sg.norm_adjoint(g, x, {_NORM})", x=f"_sg.norm_adjoint_in_x(g, t, {_NORM})",
+               ans_=f"-_sg.safe_ratio(g * _sg.norm_tangent_in_x(t, x, {_NORM}), ans_)",
+               tangent={"t": f"_sg.norm_tangent(t_dot, x, {_NORM})",
+                        "x": f"_sg.norm_tangent_in_x(t, x_dot, {_NORM})",
+                        "ans_": f"-_sg.safe_ratio(_sg.norm_tangent_in_x(t, x, {_NORM}) * "
+                                f"ans__dot, ans_)"})
+# norm_adjoint_in_ans(v, d, x, ans) = -v d conj(x) / ans^2: linear in v, d and x.
+_IN_ANS = "_sg.norm_adjoint_in_ans({}, {}, {}, " + _NORM + ")"
+_PAIRED = f"_sg.norm_tangent_in_x(g, x, {_NORM})"
+defadjoint(rt.norm_adjoint_in_ans, f"v, d, x, {_NORM}",
+           v=f"-_sg.safe_ratio(d * {_PAIRED}, ans_)",
+           d=f"-_sg.safe_ratio(v * {_PAIRED}, ans_)",
+           x=_IN_ANS.format("v", "d", "g"),
+           ans_=f"2 * _sg.safe_ratio(v * d * {_PAIRED}, ans_ * ans_)",
+           tangent={"v": _IN_ANS.format("v_dot", "d", "x"),
+                    "d": _IN_ANS.format("v", "d_dot", "x"),
+                    "x": _IN_ANS.format("v", "d", "x_dot"),
+                    "ans_": "-2 * " + _IN_ANS.format("v", "_sg.safe_ratio(d * ans__dot, ans_)",
+                                                     "x")})
+# its transpose in d: -v Re <conj(x), w> / ans^2, linear in w, v and x.
+_IN_ANS_T = "_sg.norm_adjoint_in_ans_transpose({}, {}, {}, " + _NORM + ")"
+defadjoint(rt.norm_adjoint_in_ans_transpose, f"w, v, x, {_NORM}",
+           w=_IN_ANS.format("g", "v", "x"),
+           v=f"-_sg.safe_ratio(g * _sg.norm_tangent_in_x(w, x, {_NORM}), ans_)",
+           x=_IN_ANS.format("g", "v", "w"),
+           ans_=f"-2 * _sg.safe_ratio(g * {_IN_ANS_T.format('w', 'v', 'x')}, ans_)",
+           tangent={"w": _IN_ANS_T.format("w_dot", "v", "x"),
+                    "v": _IN_ANS_T.format("w", "v_dot", "x"),
+                    "x": _IN_ANS_T.format("w", "v", "x_dot"),
+                    "ans_": f"-2 * _sg.safe_ratio({_IN_ANS_T.format('w', 'v', 'x')} * ans__dot, "
+                            "ans_)"})
 
 # Order statistics: linear in the cotangent (tangent), piecewise constant in ``a`` (its
 # ranks), and each other's transpose.

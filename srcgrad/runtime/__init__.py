@@ -14,6 +14,7 @@ from srcgrad.runtime.accumulation import *  # noqa: F403
 from srcgrad.runtime.adjoints import *  # noqa: F403
 from srcgrad.runtime.aliasing import *  # noqa: F403
 from srcgrad.runtime.array_adjoints import *  # noqa: F403
+from srcgrad.runtime.array_transposes import *  # noqa: F403
 from srcgrad.runtime.batched import *  # noqa: F403
 from srcgrad.runtime.batched_reverse import *  # noqa: F403
 from srcgrad.runtime.container_adjoints import *  # noqa: F403
@@ -30,6 +31,7 @@ from srcgrad.runtime.guards import *  # noqa: F403
 from srcgrad.runtime.index_tricks import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.linalg_tangents import *  # noqa: F403
+from srcgrad.runtime.moment_partials import *  # noqa: F403
 from srcgrad.runtime.namespaces import *  # noqa: F403
 from srcgrad.runtime.ode_adjoints import *  # noqa: F403
 from srcgrad.runtime.product_adjoints import *  # noqa: F403

@@ -377,6 +377,10 @@ def snapshot(value):
     return value
 
 
+_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type,
+              type(np.sum), np.ufunc)   # (NumPy's functions are dispatchers)
+
+
 def restructure(dx, x):
     """Give a cotangent the structure of its primal: a tuple for a tuple, the same
     NamedTuple or dataclass type, a dict with every key, zeros where nothing flowed."""
@@ -404,7 +408,8 @@ def restructure(dx, x):
         if hasattr(x, "_fields"):
             return type(x)(*items)
         return tuple(items) if isinstance(x, tuple) else items
-    if isinstance(dx, dict) and hasattr(x, "__dict__") and not is_duck_array(x):
+    if isinstance(dx, dict) and hasattr(x, "__dict__") and not is_duck_array(x) \
+            and not isinstance(x, _CALLABLES):   # a function passed along carries nothing
         result = copy.copy(x)
         for name, value in vars(x).items():
             grad = restructure(dx[name], value) if name in dx else zeros_like_structure(value)

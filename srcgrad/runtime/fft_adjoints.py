@@ -100,3 +100,51 @@ def irfftn_adjoint(g, a, s=None, axes=None, norm=None, default=None):
     out = np.fft.ifftn(g, axes=axes, norm=norm)
     out = np.take(out, np.arange(m), axis=last) * _half_weights(m, full, last, np.ndim(g))
     return match_complex(a, _fit(out, np.shape(a), axes))
+
+
+# -- transposes of the adjoints (reverse mode over generated code) ----------------------
+# Each adjoint above is linear in ``g``; the transposes below map a cotangent ``v`` of
+# the adjoint's result (shaped like ``a``) back to one shaped like ``g`` (``w``: the
+# adjoint's own ``g``, read for its shape only). The DFT matrix is symmetric, so each is
+# the forward transform itself, padded or truncated as the primal does.
+def fft_adjoint_transpose(v, w, a, transform, n=None, axis=-1, norm=None):
+    return transform(v, n=np.shape(w)[axis], axis=axis, norm=norm)
+
+
+def fftn_adjoint_transpose(v, w, a, transform, s=None, axes=None, norm=None, default=None):
+    axes = _axes_of(a, s, axes, default)
+    return transform(v, s=[np.shape(w)[ax] for ax in axes], axes=axes, norm=norm)
+
+
+def rfft_adjoint_transpose(v, w, a, n=None, axis=-1, norm=None):
+    axis = axis % np.ndim(a)
+    full = n if n is not None else np.shape(a)[axis]
+    out = np.fft.fft(v, n=full, axis=axis, norm=norm)
+    return np.take(out, np.arange(np.shape(w)[axis]), axis=axis)
+
+
+def rfftn_adjoint_transpose(v, w, a, s=None, axes=None, norm=None, default=None):
+    axes = _axes_of(a, s, axes, default)
+    sizes = list(s) if s is not None else [np.shape(a)[ax] for ax in axes]
+    out = np.fft.fftn(v, s=sizes, axes=axes, norm=norm)
+    return np.take(out, np.arange(np.shape(w)[axes[-1]]), axis=axes[-1])
+
+
+def irfft_adjoint_transpose(v, w, a, n=None, axis=-1, norm=None):
+    axis = axis % np.ndim(a)
+    full = np.shape(w)[axis]
+    m = full // 2 + 1
+    half = _fit(v, [m if ax == axis else size for ax, size in enumerate(np.shape(v))], [axis])
+    half = half * _half_weights(m, full, axis, np.ndim(half))
+    return np.real(np.fft.ifft(_rfft_full(half, full, axis), axis=axis, norm=norm))
+
+
+def irfftn_adjoint_transpose(v, w, a, s=None, axes=None, norm=None, default=None):
+    axes = _axes_of(a, s, axes, default)
+    last = axes[-1]
+    full = np.shape(w)[last]
+    m = full // 2 + 1
+    shape = [m if ax == last else np.shape(w)[ax] if ax in axes else size
+             for ax, size in enumerate(np.shape(v))]
+    half = _fit(v, shape, axes) * _half_weights(m, full, last, np.ndim(v))
+    return np.real(np.fft.ifftn(_rfft_full(half, full, last), axes=axes, norm=norm))

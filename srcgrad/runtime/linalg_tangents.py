@@ -190,17 +190,37 @@ def norm_tangent(x_dot, x, ans, ord, axis, keepdims):
 
 # -- second order: the derivatives of ``norm_adjoint(v, x, ans, ...)`` -------------------
 def _euclidean_only(x, ord, axis):
-    """The second-order rows below cover the Euclidean norms (vector 2-norm, Frobenius)."""
+    """The second-order rows below cover the Euclidean norms (vector 2-norm, Frobenius),
+    and return False for them; True for the norms whose gradient is piecewise constant
+    (vector ord 0, 1 and +-inf, matrix ord +-1 and +-inf: their partials below are 0).
+    Any other norm is refused (a MissingRuleError), never a wrong number."""
     matrix = isinstance(axis, tuple) or (axis is None and np.ndim(x) == 2 and ord is not None)
-    if not (ord in (None, "fro") or (ord == 2 and not matrix)):
-        raise NotImplementedError(f"the second derivative of np.linalg.norm with ord={ord!r}")
+    if ord in (None, "fro") or (ord == 2 and not matrix):
+        return False
+    if ord in (1, -1, np.inf, -np.inf) or (ord == 0 and not matrix):
+        return True
+    from srcgrad.errors import MissingRuleError
+
+    kind = "matrix" if matrix else "vector"
+    raise MissingRuleError(
+        f"a second or higher derivative of np.linalg.norm with ord={ord!r} ({kind} norm) "
+        "is not supported yet; the Euclidean norms (ord=None, 2 for vectors, 'fro') and "
+        "the piecewise-linear ones (ord=1, inf...) have one")
+
+
+def norm_tangent_in_x(t, x_dot, ans, ord, axis, keepdims):
+    """``norm_tangent(t, x, ans)`` is ``Re <conj(x), t> / ans``: linear in ``x``."""
+    if _euclidean_only(x_dot, ord, axis):
+        return np.zeros(np.shape(ans))
+    return norm_tangent(t, x_dot, ans, ord, axis, keepdims)
 
 
 def norm_adjoint_in_x(v, x_dot, ans, ord, axis, keepdims):
     """``norm_adjoint(v, x, ans)`` is ``v * x / ans``: linear in ``x`` (and self-adjoint)."""
     from srcgrad.runtime.linalg_adjoints import norm_adjoint
 
-    _euclidean_only(x_dot, ord, axis)
+    if _euclidean_only(x_dot, ord, axis):
+        return np.zeros(np.shape(x_dot))
     return norm_adjoint(v, x_dot, ans, ord, axis, keepdims)
 
 
@@ -208,11 +228,13 @@ def norm_adjoint_in_ans(v, ans_dot, x, ans, ord, axis, keepdims):
     """``d(v * x / ans) = -v * x * ans_dot / ans ** 2``."""
     from srcgrad.runtime.linalg_adjoints import norm_adjoint
 
-    _euclidean_only(x, ord, axis)
+    if _euclidean_only(x, ord, axis):
+        return np.zeros(np.shape(x))
     return -norm_adjoint(v * ans_dot / np.where(ans == 0, 1, ans), x, ans, ord, axis, keepdims)
 
 
 def norm_adjoint_in_ans_transpose(g, v, x, ans, ord, axis, keepdims):
     """The transpose of ``ans_dot -> norm_adjoint_in_ans(v, ans_dot, ...)``."""
-    _euclidean_only(x, ord, axis)
+    if _euclidean_only(x, ord, axis):
+        return np.zeros(np.shape(ans))
     return -norm_tangent(g, x, ans, ord, axis, keepdims) * v / np.where(ans == 0, 1, ans)

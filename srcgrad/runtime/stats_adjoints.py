@@ -44,7 +44,7 @@ def cumprod_adjoint(g, a, ans, axis):
     """Row by row: ``d a_i = sum_{j >= i} g_j prod_{k <= j, k != i} a_k``. NumPy only:
     it tests ``a`` for zeros and loops over rows holding one."""
     a = np.asanyarray(a)
-    flat_axis = axis is None
+    shape, flat_axis = np.shape(a), axis is None
     if flat_axis:
         a, g, ans, axis = np.ravel(a), np.ravel(g), np.ravel(ans), 0
     if np.all(a != 0):
@@ -55,7 +55,7 @@ def cumprod_adjoint(g, a, ans, axis):
         for index in np.ndindex(moved_a.shape[:-1]):
             moved[index] = _cumprod_row_adjoint(moved_g[index], moved_a[index])
         out = np.moveaxis(moved, -1, axis)
-    return out
+    return np.reshape(out, shape)   # shaped like ``a`` (flattened only for ``axis=None``)
 
 
 def _cumprod_row_adjoint(g, a):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import srcgrad as sg
+from srcgrad.errors import MissingRuleError
 
 A = np.array([0.9, -1.3, 2.2, 0.1, 1.4, -0.4])   # sorted: -1.3 -0.4 0.1 0.9 1.4 2.2
 
@@ -74,6 +75,16 @@ def l1_norm(x):
     return np.linalg.norm(x, 1)
 
 
-def test_second_derivative_of_another_norm_is_refused():
-    with pytest.raises(NotImplementedError, match="second derivative of np.linalg.norm"):
-        sg.hessian(l1_norm)(X)
+def test_second_derivative_of_a_piecewise_linear_norm_is_zero():
+    """``|x|_1``'s gradient is ``sign(x)``, constant away from 0: its Hessian is 0."""
+    for _ in range(2):
+        np.testing.assert_array_equal(sg.hessian(l1_norm)(X), np.zeros((X.size, X.size)))
+
+
+def p3_norm(x):
+    return np.linalg.norm(x, 3)
+
+
+def test_second_derivative_of_a_p_norm_is_refused():
+    with pytest.raises(MissingRuleError, match=r"derivative of np.linalg.norm with ord=3"):
+        sg.hessian(p3_norm)(X)

@@ -10,6 +10,7 @@ import zlib
 import numpy as np
 import pytest
 
+from srcgrad.errors import MissingRuleError
 from srcgrad.rules import REGISTRY, load_optional_rows
 from tests.rules.harness import normal, row
 from tests.rules.orders import ORDER_MODES, check_order
@@ -19,6 +20,22 @@ from tests.rules.rows_elementwise import ROWS as ELEMENTWISE
 load_optional_rows()
 COMBOS = [(row_, index, order, mode) for row_ in ROWS for index in row_.wrt
           for order, modes in ORDER_MODES.items() for mode in modes]
+
+
+# Rows whose second and higher derivatives are refused (a MissingRuleError naming what is
+# missing, never a wrong number or a raw NotImplementedError): the p-norms and the
+# singular-value matrix norms differentiated twice.
+REFUSED_ABOVE_FIRST = {f"numpy.linalg.norm[{note}]" for note in (
+    "p=3", "p=4", "p=1/2", "nuc", "spectral", "nuc, batched, axes moved",
+    "smallest singular value")}
+
+
+def check_or_refused(row_, rng, index, order, mode):
+    if row_.label() in REFUSED_ABOVE_FIRST:
+        with pytest.raises(MissingRuleError, match="not supported yet"):
+            check_order(row_, rng, index, order, mode)
+    else:
+        check_order(row_, rng, index, order, mode)
 
 
 def _seed(row_):
@@ -44,7 +61,7 @@ def _sample(count=12):
 @pytest.mark.parametrize("combo", COMBOS, ids=[_id(c) for c in COMBOS])
 def test_every_row_at_orders_two_and_three(combo):
     row_, index, order, mode = combo
-    check_order(row_, np.random.default_rng(_seed(row_)), index, order, mode)
+    check_or_refused(row_, np.random.default_rng(_seed(row_)), index, order, mode)
 
 
 SAMPLE = [pytest.param(c, id=_id(c)) for c in _sample()]
