@@ -19,7 +19,7 @@ from srcgrad.runtime.tangents import broadcast_like
 __all__ = ["list_adjoint", "tuple_adjoint", "last_items", "inserted_item", "remove_inserted",
            "placed_at", "unpop", "unpop_at", "saved_item_adjoint", "pieces_like",
            "max_adjoint_transpose", "array_adjoint_transpose", "concatenate_adjoint_transpose",
-           "sum_of_sequence_transpose"]
+           "sum_of_sequence_transpose", "placed_item", "saved_item_adjoint_transpose"]
 
 
 def list_adjoint(g, v):
@@ -149,3 +149,16 @@ def sum_of_sequence_transpose(g, v, iterable):
             part = broadcast_like(item, v)
             total = part if total is None else total + part
     return zeros_like(v) if total is None else total
+
+
+def placed_item(dlist, index):
+    """The item ``placed_at(g, dlist, index)`` placed (``None``: the last): its transpose."""
+    return dlist[len(dlist) - 1 if index is None else index]
+
+
+def saved_item_adjoint_transpose(dv, g, v, index):
+    """Transpose of ``saved_item_adjoint(g, v, index)``: the cotangent ``dv`` read back at
+    ``index`` (zeros like ``g`` where the item did not exist: a new dict key)."""
+    if type(v) is dict:
+        return dv[index] if index in v and type(dv) is dict and index in dv else zeros_like(g)
+    return dv[index]
