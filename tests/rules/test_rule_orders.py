@@ -124,3 +124,27 @@ def test_a_wrong_rule_seen_only_above_first_order_fails(planted, order, mode):
     planted(np.cos, "-np.sin(x) * 1.01")
     with pytest.raises(AssertionError, match="finite differences"):
         check_order(_row("numpy.sin"), np.random.default_rng(1), 0, order, mode)
+
+
+def _planted_var(x):
+    return np.var(np.exp(x), axis=0)   # (through exp: the third derivative reads it too)
+
+
+@pytest.mark.parametrize("order, mode", [(2, "fwd-rev"), (2, "rev-rev"), (3, "fwd-fwd-rev"),
+                                         (3, "rev-rev-rev")])
+def test_a_wrong_runtime_helper_row_fails(monkeypatch, order, mode):
+    """The rows of the runtime's own helpers are checked the same way: ``var_adjoint``'s
+    partial in ``a`` (read only from the second order on) off by 1%."""
+    from srcgrad import runtime
+
+    rule = REGISTRY.lookup(runtime.var_adjoint)
+    monkeypatch.setitem(rule.adjoints, "a", f"1.01 * ({rule.adjoints['a']})")
+    monkeypatch.setitem(rule.tangent, "a", f"1.01 * ({rule.tangent['a']})")
+    REGISTRY.changed()
+    try:
+        with pytest.raises(AssertionError, match="finite differences"):
+            check_order(row("numpy.var", _planted_var, normal(3, 2)),
+                        np.random.default_rng(2), 0, order, mode)
+    finally:
+        monkeypatch.undo()
+        REGISTRY.changed()
