@@ -192,15 +192,20 @@ def norm_tangent(x_dot, x, ans, ord, axis, keepdims):
 def _euclidean_only(x, ord, axis):
     """The second-order rows below cover the Euclidean norms (vector 2-norm, Frobenius),
     and return False for them; True for the norms whose gradient is piecewise constant
-    (vector ord 0, 1 and +-inf, matrix ord +-1 and +-inf: their partials below are 0).
+    (vector ord 0, 1 and +-inf, matrix ord +-1 and +-inf, of real values: their partials
+    below are 0).
     Any other norm is refused (a MissingRuleError), never a wrong number."""
     matrix = isinstance(axis, tuple) or (axis is None and np.ndim(x) == 2 and ord is not None)
     if ord in (None, "fro") or (ord == 2 and not matrix):
         return False
-    if ord in (1, -1, np.inf, -np.inf) or (ord == 0 and not matrix):
-        return True
     from srcgrad.errors import MissingRuleError
 
+    if ord in (1, -1, np.inf, -np.inf) or (ord == 0 and not matrix):
+        if not np.iscomplexobj(x):
+            return True
+        raise MissingRuleError(      # |z| of a complex z is not piecewise linear
+            f"a second or higher derivative of np.linalg.norm with ord={ord!r} of complex "
+            "values is not supported yet (of real values it is)")
     kind = "matrix" if matrix else "vector"
     raise MissingRuleError(
         f"a second or higher derivative of np.linalg.norm with ord={ord!r} ({kind} norm) "

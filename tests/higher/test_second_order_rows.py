@@ -88,3 +88,11 @@ def p3_norm(x):
 def test_second_derivative_of_a_p_norm_is_refused():
     with pytest.raises(MissingRuleError, match=r"derivative of np.linalg.norm with ord=3"):
         sg.hessian(p3_norm)(X)
+
+
+def test_second_derivative_of_the_l1_norm_of_complex_values_is_refused():
+    """``|z|`` of a complex ``z`` curves: the zero second derivative of the real case does
+    not carry over, so it is refused rather than given as 0."""
+    z = np.array([0.5 + 1.0j, -1.0 + 0.3j])
+    with pytest.raises(MissingRuleError, match="ord=1 of complex values"):
+        sg.hvp(l1_norm)(z, np.ones_like(z))
