@@ -113,15 +113,18 @@ def gradient(name):
 def call_count(name, n):
     """Python and C calls (``sys.setprofile``) of one gradient at size ``n`` (after a
     first call has generated and compiled everything)."""
-    derivative = gradient(name)
-    derivative(*arguments(name, n))
+    return calls_of(gradient(name), arguments(name, n), arguments(name, n))
+
+
+def calls_of(derivative, first, args):
+    """Python and C calls of ``derivative(*args)``, after ``derivative(*first)``."""
+    derivative(*first)
     count = [0]
 
     def profile(frame, event, arg):
         if event in ("call", "c_call"):
             count[0] += 1
 
-    args = arguments(name, n)
     sys.setprofile(profile)
     try:
         derivative(*args)

@@ -72,6 +72,9 @@ class AliasFacts:
     is_module: object = None       # name -> bool
     containers: frozenset = frozenset()   # names only ever bound to lists, dicts, tuples
     views_at: dict = dataclasses.field(default_factory=dict)   # id(stmt) -> {view: (base, expr)}
+    # name -> bool: a function proven to return only new arrays and keep nothing it is
+    # given (``analysis.fresh_results``); its result shares no storage with its arguments
+    returns_fresh: object = staticmethod(lambda name: False)
 
     changes: int = 0               # unions and holds recorded (the fixpoint's measure)
     _members: dict | None = None   # class -> its names (built once the classes are final)
@@ -136,10 +139,13 @@ class AliasFacts:
         return found[1] if found is not None and found[0] == base else None
 
 
-def analyze_aliases(body, params, is_module=lambda name: False):
+def analyze_aliases(body, params, is_module=lambda name: False, returns_fresh=None):
     """The ``AliasFacts`` of a function body in A-normal form (``is_module(name)``: a
-    module, whose attributes are never storage of the function's)."""
+    module, whose attributes are never storage of the function's; ``returns_fresh(name)``:
+    see ``AliasFacts.returns_fresh``)."""
     facts = AliasFacts({p: p for p in params}, {}, {}, [], {}, {}, {}, is_module)
+    if returns_fresh is not None:
+        facts.returns_fresh = returns_fresh
     _number(body, facts, [])
     facts.containers = _sure_containers(body, params)
     statements = list(syntax.statements(body))
@@ -315,6 +321,8 @@ def _bind_call(facts, target, call):
     elif dotted.startswith("_sg.") or name in ("len", "range", "float", "int", "bool",
                                                 "abs", "sum", "min", "max", "round"):
         return
+    elif isinstance(func, gast.Name) and facts.returns_fresh(func.id):
+        return   # a new array (or a tuple of new arrays), proven from the callee's source
     if name in ("list", "tuple", "dict", "sorted", "reversed", "iter"):
         for arg in args:   # a new container holding the argument's items
             if isinstance(arg, gast.Name):

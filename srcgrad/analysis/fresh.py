@@ -14,7 +14,7 @@ bound to, to storage it shares (a view) or to a container holding it (transitive
 when that name was bound to a new object (``.copy()``, a list or dict display, an
 allocating NumPy call, arithmetic) on every path; the name is absent when it was not, or
 when the object may have reached what the analysis cannot see (a call of an unknown
-function given it). A write through such a name can change only those names.
+function given it; not one that ``analysis.fresh_results`` proves keeps nothing). A write through such a name can change only those names.
 
 Per statement, for each tracked name ``n`` with reachers ``R``: ``t = expr`` makes ``t``
 a reacher when ``expr`` reads ``n`` or a name of ``R`` in a way that may keep a
@@ -111,7 +111,7 @@ def _transfer(node, fact, names, facts):
         if _is_method_call(call):
             return _store(fact, call.func.value.id, _call_reads(call), facts)
         return _escape(fact, syntax.loaded_names(stmt.value)) \
-            if _kind(call) == "unknown" else fact
+            if _kind(call, facts) == "unknown" else fact
     if isinstance(stmt, (gast.Pass, gast.Assert)):
         return fact
     return {}
@@ -137,7 +137,7 @@ def _is_method_call(call):
 
 def _bind(fact, target, value, names, facts):
     """``target = value``."""
-    kind = _kind(value)
+    kind = _kind(value, facts)
     reads = syntax.loaded_names(value)
     out = {}
     for name, reach in fact.items():
@@ -150,7 +150,7 @@ def _bind(fact, target, value, names, facts):
             out[name] = reach | {target}
         else:
             out[name] = reach - {target}
-    if target in names and _is_fresh(value):
+    if target in names and _is_fresh(value, facts):
         out[target] = frozenset()
     if _is_method_call(value):   # x = c.setdefault(k, v): c may keep v
         out = _store(out, value.func.value.id, _call_reads(value), facts)
@@ -190,7 +190,7 @@ def _escape(fact, reads):
             if name not in reads and not reach.intersection(reads)}
 
 
-def _kind(value):
+def _kind(value, facts):
     """How ``value``'s result may refer to what it reads: "scalar" (never: a number, a
     shape, a new array), "operand" (not to a name read as an operand itself, but maybe
     to what a container read holds: ``a + b``, ``x.copy()``), "keeps" (to anything it
@@ -229,10 +229,12 @@ def _kind(value):
     if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
             and not dotted.startswith("_sg."):
         return "keeps"   # a method of a value: a view, an item, or the value itself
+    if isinstance(func, gast.Name) and facts.returns_fresh(func.id):
+        return "scalar"   # new arrays, nothing kept (proven from the callee's source)
     return "unknown"
 
 
-def _is_fresh(value):
+def _is_fresh(value, facts):
     """Is ``value`` surely a new object (never one that exists already)?"""
     if isinstance(value, (gast.List, gast.Dict, gast.ListComp, gast.DictComp)):
         return True
@@ -246,6 +248,6 @@ def _is_fresh(value):
         return dotted[3:] in _FRESH_NUMPY and not any(kw.arg == "copy"
                                                        for kw in value.keywords)
     if isinstance(func, gast.Name):
-        return func.id in ("list", "dict")
+        return func.id in ("list", "dict") or facts.returns_fresh(func.id)
     return isinstance(func, gast.Attribute) and func.attr == "copy" and not value.args \
         and not value.keywords and isinstance(func.value, gast.Name)

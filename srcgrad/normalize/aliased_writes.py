@@ -37,6 +37,7 @@ from __future__ import annotations
 import types
 
 from srcgrad import syntax
+from srcgrad.analysis import fresh_results
 from srcgrad.analysis.aliases import analyze_aliases, writes_through_names
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names, live_names
@@ -44,6 +45,8 @@ from srcgrad.analysis.fresh import reachers
 from srcgrad.codegen import loader
 from srcgrad.normalize import map_blocks
 from srcgrad.syntax import gast
+
+_LIBRARIES = ("numpy", "scipy", "srcgrad")   # their functions are called through rules
 
 
 def follow_aliased_writes(body, params, parsed, namer):
@@ -62,11 +65,19 @@ def follow_aliased_writes(body, params, parsed, namer):
             found = modules[name] = _is_module(parsed, name)
         return found
 
-    facts = analyze_aliases(body, params, is_module)
-    cfg = CFG(params, body)
-    live, defined = live_names(cfg), defined_names(cfg, params, definitely=True)
     local = set(params) | set(syntax.names_in(gast.Module(body=body, type_ignores=[]),
                                               gast.Store))
+    proven = {}   # name -> _returns_fresh
+
+    def returns_fresh(name):
+        found = proven.get(name)
+        if found is None:
+            found = proven[name] = name not in local and _returns_fresh(parsed, name)
+        return found
+
+    facts = analyze_aliases(body, params, is_module, returns_fresh)
+    cfg = CFG(params, body)
+    live, defined = live_names(cfg), defined_names(cfg, params, definitely=True)
     before, after, private, unbound = {}, {}, set(), set()
     outside = {}   # affected names -> those of them the function does not bind
     reaching = []   # analysis.fresh's reachers, found on the first guard
@@ -269,6 +280,23 @@ def _copy_written_value(stmt, namer):
     stmt.value = syntax.name(temp)
     syntax.set_line([copy], stmt.lineno)
     return [copy, stmt]
+
+
+def _returns_fresh(parsed, name):
+    """Is the global ``name`` a user's function proven to return only new arrays and to
+    keep nothing it is given (``analysis.fresh_results``)? Guarded when it is: the
+    generated code holds while ``name`` denotes that function with that code."""
+    if name in parsed.closure or name in parsed.injected:
+        return False
+    try:
+        fn = parsed.resolve(name)
+    except KeyError:
+        return False
+    module = (getattr(fn, "__module__", None) or "").split(".")[0]
+    if module in _LIBRARIES or not fresh_results.returns_fresh(fn):
+        return False
+    parsed.assume(name)
+    return True
 
 
 def _is_module(parsed, name):
