@@ -14,7 +14,8 @@ bound to, to storage it shares (a view) or to a container holding it (transitive
 when that name was bound to a new object (``.copy()``, a list or dict display, an
 allocating NumPy call, arithmetic) on every path; the name is absent when it was not, or
 when the object may have reached what the analysis cannot see (a call of an unknown
-function given it; not one that ``analysis.fresh_results`` proves keeps nothing). A write through such a name can change only those names.
+function given it; not one that ``analysis.fresh_results`` proves keeps nothing).
+A write through such a name can change only those names.
 
 Per statement, for each tracked name ``n`` with reachers ``R``: ``t = expr`` makes ``t``
 a reacher when ``expr`` reads ``n`` or a name of ``R`` in a way that may keep a
