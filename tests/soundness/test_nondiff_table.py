@@ -26,6 +26,7 @@ EXEMPT = {
     rt.check_array_types: "returns None (a guard)",
     rt.check_wrt: "returns None (a guard)",
     rt.check_array_attribute: "returns None (a guard)",
+    rt.require_list_or_dict: "returns None or raises (a guard)",
     rt.truncates: "whether a dtype is an integer or boolean one (no value in it)",
     rt.escaped: "returns None (counts escapes: see analysis.escapes)",
     rt.escape_count: "an integer count of escapes",
@@ -56,6 +57,7 @@ def _total(value):
 # Each row applied to values derived from x, as a float-valued function of x.
 USES = {
     builtins.len: lambda x: len(x * 2.0) * 1.0,
+    rt.deleted_positions: lambda x: _total(rt.deleted_positions(list(x * 2.0), 0, 2, 1)),
     array_api_compat.size: lambda x: float(array_api_compat.size(x * 2.0)),
     array_api_compat.is_lazy_array: lambda x: float(array_api_compat.is_lazy_array(x * 2.0)),
     array_api_compat.is_writeable_array:
@@ -225,4 +227,5 @@ def test_exempt_rows():
     assert type(rt.read_constant(sg.constant(X))) is np.ndarray
     assert rt.constant_value(X) is X and rt.constant_value(sg.constant(X)) is X
     assert rt.check_array_types(X, 1.0) is None
+    assert rt.require_list_or_dict([X], "del xs[0]") is None
     assert isinstance(str(X), str) and isinstance(repr(X), str)
