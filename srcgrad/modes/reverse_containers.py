@@ -127,9 +127,12 @@ class ContainerAdjoints:
         item = syntax.name(target) if target is not None else syntax.quote_expr(
             "stack.pop()", stack=self.mode.stack)
         if call.args:
-            return out + [self.primal_undo("_sg.unpop_at(x, i, v)", base, i=call.args[0],
-                                           v=item)]
-        return out + [self.primal_undo("_sg.unpop(x, v)", base, v=item)]
+            undo = self.primal_undo("_sg.unpop_at(x, i, v)", base, i=call.args[0], v=item)
+        else:
+            undo = self.primal_undo("_sg.unpop(x, v)", base, v=item)
+        # a bare pop's item has a zero cotangent shaped like the item, which is back in
+        # the list once undone (``del xs[i:j]`` pops each position)
+        return [undo] + out if target is None and out else out + [undo]
 
     def _pop_adjoint(self, stmt, call, target, state):
         base = call.func.value
@@ -140,7 +143,9 @@ class ContainerAdjoints:
             if g.id in self.mode.sparse:   # the popped item is at hand here, not later
                 g = syntax.quote_expr("_sg.dense(g, x)", g=g, x=syntax.name(target))
         else:
-            g = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else syntax.const(None)
+            g = syntax.quote_expr("_sg.zeros_like(x)", x=target) if target else \
+                syntax.quote_expr("_sg.zeros_like(lst[i])", lst=syntax.name(base.id),
+                                  i=call.args[0] if call.args else syntax.const(-1))
         out = self.mode.bookkeeping.own(base.id, state)
         dbase = self.mode.namer.adjoint(base.id)
         if call.args:
