@@ -71,11 +71,11 @@ def batched_reverse_unit(fn, wrt):
     wrt = (wrt,) if isinstance(wrt, str) else tuple(wrt)
     with compiler._LOCK:
         found = unit_cache.find(fn, _KIND, wrt)
-        if found is not None and all(_current(*callee) for callee in found.callees):
+        if found is not None and found.current():
             return found.unit
         if found is not None:
             unit_cache.discard(fn, _KIND, wrt, found)
-        holder = _Holder()
+        holder = unit_cache.LinkedUnit()
         try:
             refuse_generator(fn)
             with room_for_deep_expressions(fn):
@@ -85,20 +85,6 @@ def batched_reverse_unit(fn, wrt):
             holder.unit, holder.guards, holder.callees = None, None, []
         unit_cache.add(fn, _KIND, wrt, holder)
         return holder.unit
-
-
-def _current(callee, code, callee_guards):
-    """Does a callee's unit still match it (its code, the names it resolved)?"""
-    return guards.code_of(callee) is code and (
-        not callee_guards or guards.hold(callee, callee_guards))
-
-
-class _Holder:
-    """What the unit cache keeps: the unit, or None (with no guards: never stale), and
-    the callees it links (each ``(function, code, guards)``, checked on every lookup)."""
-
-    def __init__(self):
-        self.unit, self.guards, self.callees = None, None, []
 
 
 def _compile(fn, wrt, callees):

@@ -91,3 +91,19 @@ def cached_wrts(fn, kind="reverse"):
     """The ``wrt`` keys with a unit cached for ``fn`` (for tests and tools)."""
     store = _store(fn, create=False) or {}
     return {wrt for (k, wrt), units in store.items() if k == kind and units}
+
+
+class LinkedUnit:
+    """What the unit cache keeps for a unit that links its callees' units (the batched
+    sweeps): the unit, or None (with no guards: never stale), and the callees it links,
+    each ``(function, code, guards)``, checked on every lookup (``current``)."""
+
+    def __init__(self):
+        self.unit, self.guards, self.callees = None, None, []
+
+    def current(self):
+        """Does every linked callee's unit still match it (its code, the names it
+        resolved)?"""
+        return all(guards_module.code_of(callee) is code
+                   and (not callee_guards or guards_module.hold(callee, callee_guards))
+                   for callee, code, callee_guards in self.callees)
