@@ -216,20 +216,40 @@ class GradientTape(TapeBase):
                 "with eager execution enabled and with  experimental_use_pfor set to False.")
         self._start_gradient()
         flat_sources = structure.flatten(sources)
-        shape = np.shape(_as_value(target))
-        rows = []
         self._in_jacobian = True
         try:
-            for index in np.ndindex(*shape):
-                seed = np.zeros(shape)
-                seed[index] = 1.0
-                rows.append(self._sweep([target], [seed], flat_sources, True))
+            jacobians = self._jacobian_blocks(target, flat_sources, zero)
         finally:
             self._in_jacobian = False
         self._finish_gradient()
-        jacobians = [_stack_rows([row[i] for row in rows], shape, source, zero)
-                     for i, source in enumerate(flat_sources)]
         return structure.rebuild(sources, jacobians)
+
+    def _jacobian_blocks(self, target, flat_sources, zero):
+        """The jacobian of each source: all the rows in one batched sweep per chunk of
+        rows (``eager.jacobians``), or one sweep per row under another recording tape
+        or where a node met a value with no batched form."""
+        from srcgrad.eager.jacobians import jacobian_blocks
+        from srcgrad.runtime.batched import UnbatchedCall
+
+        if not recording_tapes():
+            try:
+                blocks = jacobian_blocks(self, target, flat_sources)
+            except UnbatchedCall:
+                pass
+            else:
+                shape = np.shape(_as_value(target))
+                return [_final_block(block, shape, source, zero)
+                        for block, source in zip(blocks, flat_sources)]
+        return self._jacobian_per_row(target, flat_sources, zero)
+
+    def _jacobian_per_row(self, target, flat_sources, zero):
+        """The jacobian of each source from one backward sweep per element of
+        ``target``."""
+        shape = np.shape(_as_value(target))
+        rows = [self._sweep([target], [seed], flat_sources, False)
+                for seed in _basis_seeds(shape)]
+        return [_stack_rows([row[i] for row in rows], shape, source, zero)
+                for i, source in enumerate(flat_sources)]
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
@@ -305,3 +325,17 @@ class GradientTape(TapeBase):
             else:
                 grads.append(_final(grad, source, zero, on_tensors))
         return grads
+
+
+def _basis_seeds(shape):
+    for index in np.ndindex(*shape):
+        seed = np.zeros(shape)
+        seed[index] = 1.0
+        yield seed
+
+
+def _final_block(block, shape, source, zero):
+    """A source's jacobian: zeros for an unconnected source with ``zero``, else None."""
+    if block is not None:
+        return block
+    return np.zeros(tuple(shape) + np.shape(_as_value(source))) if zero else None

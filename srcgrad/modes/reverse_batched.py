@@ -47,6 +47,7 @@ class NotBatchable(Exception):
 _SAME_ARGS = {"_sg.unbroadcast": "_sg.batch_unbroadcast",
               "_sg.expand_summed": "_sg.batch_expand_summed",
               "_sg.spread_to": "_sg.batch_spread_to",
+              "_sg.sum_adjoint": "_sg.batch_sum_adjoint",
               "_sg.dot_adjoint_a": "_sg.batch_dot_adjoint_a",
               "_sg.dot_adjoint_b": "_sg.batch_dot_adjoint_b",
               "_sg.matmul_adjoint_a": "_sg.batch_matmul_adjoint_a",

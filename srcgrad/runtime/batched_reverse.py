@@ -15,6 +15,7 @@ from srcgrad.runtime.adjoints import (
     dot_adjoint_b,
     matmul_adjoint_a,
     matmul_adjoint_b,
+    sum_adjoint,
 )
 from srcgrad.runtime.batched import UnbatchedCall, batch_index
 from srcgrad.runtime.core import add_at
@@ -29,7 +30,8 @@ __all__ = ["lifted", "batch_unbroadcast", "batch_expand_summed", "batch_spread_t
            "batch_clear_item", "batch_restructure", "batch_wrt_zeros", "map_rows",
            "batch_rows", "batch_cross", "batch_dot_adjoint_a", "batch_dot_adjoint_b",
            "batch_matmul_adjoint_a", "batch_matmul_adjoint_b", "batch_get_item",
-           "batch_concatenate_adjoint", "batch_array_adjoint", "batch_cast_adjoint"]
+           "batch_concatenate_adjoint", "batch_array_adjoint", "batch_cast_adjoint",
+           "batch_sum_adjoint"]
 
 _NDARRAY = np.ndarray
 _FLOAT64 = np.float64
@@ -121,6 +123,13 @@ def batch_expand_summed(g, a, axis, keepdims):
         axes = axis if type(axis) is tuple else (axis,)
         g = np.expand_dims(g, tuple(sorted(ax % ndim for ax in axes)))
     return g
+
+
+def batch_sum_adjoint(g, a, axis, keepdims):
+    """``sum_adjoint`` of every row: a new array shaped ``a``'s shape + rows."""
+    if type(a) not in _TEMPLATES or not a.shape:
+        return map_rows(lambda row: sum_adjoint(row, a, axis, keepdims), g)
+    return batch_spread_to(batch_expand_summed(g, a, axis, keepdims), a)
 
 
 def batch_spread_to(value, a):

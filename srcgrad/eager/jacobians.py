@@ -1,0 +1,255 @@
+"""``GradientTape.jacobian``: all the rows of a Jacobian in one backward sweep of the
+tape (per chunk of rows), each cotangent carrying a trailing axis of rows as in batched
+reverse mode (``modes.reverse_batched``, ``runtime.batched_reverse``).
+
+Each kind of node takes the block of cotangents its own way:
+
+- a NumPy operation (``eager.ops.OpNode``): its rule row's adjoint, rewritten for a block
+  of cotangents by the batched reverse mode's rewriter and compiled once per row and
+  inputs, e.g. ``_sg.unbroadcast(g * y, x)`` -> ``_sg.batch_unbroadcast(g *
+  _sg.lifted(y), x)``;
+- indexing (``IndexNode``): ``batch_add_at`` into batched zeros;
+- a compiled function's call (``eager.calls.CallNode``): its generated backward sweep,
+  rewritten the same way, run once on the saved values of the call;
+- anything else, or a step that meets a value with no batched form as it runs: its
+  one-row backward once per row (``map_rows``), which is right for every node since a
+  backward sweep is linear in its cotangents.
+
+A contribution that comes back without the rows' axis (never, for the rewritten code)
+sends the whole Jacobian to the one-sweep-per-row loop (``UnbatchedCall``), as does a
+sweep under another recording tape (its backward then runs on Tensors, so that the outer
+tape records it).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import types
+import weakref
+
+import numpy as np
+
+from srcgrad import runtime, syntax
+from srcgrad.api import vararg_wrt
+from srcgrad.api.batched_rows import CHUNK_ELEMENTS
+from srcgrad.codegen import loader
+from srcgrad.eager import calls, ops
+from srcgrad.eager.gradients import differentiable, fresh
+from srcgrad.eager.variables import Tensor, _as_value
+from srcgrad.modes.reverse_batched import ROWS, BatchedBackward, NotBatchable
+from srcgrad.runtime import batch_add_at, batch_zeros_like, in_dtype_of, map_rows
+from srcgrad.runtime.batched import UnbatchedCall
+from srcgrad.runtime.variables import VariableBase
+
+_TRACKED = (Tensor, VariableBase)
+_LOCK = threading.Lock()
+_OP_ADJOINTS: dict[tuple, object] = {}   # (rule name, params) -> batched adjoint or None
+# a call's one-row generated backward -> its batched form, or None (none)
+_CALL_BACKWARDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def jacobian_blocks(tape, target, sources):
+    """One ``target.shape + source.shape`` array per source (None where no cotangent
+    reaches the source: unconnected, unwatched or not a float); raises
+    ``UnbatchedCall`` where the batched sweep cannot answer."""
+    value = _as_value(target)
+    shape = np.shape(value)
+    size = math.prod(shape)
+    values = [_as_value(source) for source in sources]
+    blocks = [None] * len(sources)
+    if not (isinstance(target, _TRACKED) and target in tape._tracked):
+        return blocks
+    largest = max((np.size(v) for v in values), default=1)
+    chunk = max(1, CHUNK_ELEMENTS // max(1, size + largest))
+    for start in range(0, size, chunk):
+        rows = min(chunk, size - start)
+        seed = np.zeros((size, rows))
+        seed[np.arange(start, start + rows), np.arange(rows)] = 1.0
+        grads = batched_sweep(tape, target, seed.reshape(shape + (rows,)), sources, rows)
+        for i, (grad, source_value) in enumerate(zip(grads, values)):
+            if grad is None or not differentiable(source_value):
+                continue
+            grad = _rows_last(grad, np.shape(source_value), rows)
+            grad = in_dtype_of(grad, np.asarray(source_value))
+            if blocks[i] is None:
+                blocks[i] = np.zeros((size,) + np.shape(source_value), dtype=grad.dtype)
+            elif blocks[i].dtype != np.result_type(blocks[i], grad):
+                blocks[i] = blocks[i].astype(np.result_type(blocks[i], grad))
+            blocks[i][start:start + rows] = np.moveaxis(grad, -1, 0)
+    return [None if block is None else block.reshape(shape + block.shape[1:])
+            for block in blocks]
+
+
+def _rows_last(grad, shape, rows):
+    """A source's batched cotangent as an array shaped ``shape + (rows,)``."""
+    grad = np.asarray(grad)
+    if grad.ndim == 0 or grad.shape[-1] != rows:
+        raise UnbatchedCall("a source's cotangent without the rows' axis")
+    if grad.shape != tuple(shape) + (rows,):
+        grad = np.broadcast_to(grad, tuple(shape) + (rows,))
+    return grad
+
+
+def batched_sweep(tape, target, seed, sources, rows):
+    """The tape's backward sweep from ``target``'s block of cotangents ``seed``: each
+    source's batched cotangent (or None)."""
+    cotangents = {target: seed}
+    get = cotangents.get
+    for node in reversed(tape._nodes):
+        outputs = node.outputs
+        if len(outputs) == 1:
+            g = get(outputs[0])
+            if g is None:
+                continue
+            gs = [g]
+        else:
+            gs = [get(out) for out in outputs]
+            if all(g is None for g in gs):
+                continue
+            gs = [batch_zeros_like(np.asarray(out._value), rows) if g is None else g
+                  for g, out in zip(gs, outputs)]
+        for obj, contribution in zip(node.inputs, node_backward(node, gs, rows)):
+            if contribution is None or not _has_rows(contribution, rows):
+                continue
+            previous = get(obj)
+            cotangents[obj] = contribution if previous is None else previous + contribution
+    return [get(source) if isinstance(source, _TRACKED) else None for source in sources]
+
+
+def _has_rows(contribution, rows):
+    """Does a contribution carry the rows' axis? (A zero without it is dropped; anything
+    else without it cannot be read row by row.)"""
+    if np.shape(contribution)[-1:] == (rows,):
+        return True
+    if isinstance(contribution, (np.ndarray, np.generic, float, int, complex)) \
+            and not np.any(contribution):
+        return False
+    raise UnbatchedCall(f"a contribution of a {type(contribution).__name__} without the "
+                        "rows' axis")
+
+
+def node_backward(node, gs, rows):
+    """A node's contributions to its inputs' cotangents, for a block of ``rows``."""
+    kind = type(node)
+    try:
+        if kind is ops.OpNode:
+            adjoint = op_adjoint(node.rule, tuple(sorted({p for p, _, _ in node.slots})))
+            if adjoint is not None:
+                return _op_contributions(node, adjoint, gs[0])
+        elif kind is ops.IndexNode:
+            dx = batch_zeros_like(np.asarray(node.inputs[0]._value), rows)
+            return [batch_add_at(dx, node.index, gs[0])]
+        elif kind is calls.CallNode:
+            backward = call_backward(node)
+            if backward is not None:
+                return _call_contributions(node, backward, gs)
+    except UnbatchedCall:   # a value met as it ran with no batched form: row by row
+        pass
+    return map_rows(lambda *row: node.backward(list(row), False), *gs)
+
+
+# -- NumPy operations --------------------------------------------------------------------
+def op_adjoint(rule, params):
+    """The batched form of a rule row's adjoint for ``params`` (compiled once), or None
+    where the rewriter refuses it."""
+    key = (rule.name, params)
+    with _LOCK:
+        if key not in _OP_ADJOINTS:
+            _OP_ADJOINTS[key] = _compile_op_adjoint(rule, params)
+        return _OP_ADJOINTS[key]
+
+
+def _compile_op_adjoint(rule, params):
+    one_row = ops.rule_adjoint(rule, params)
+    if ROWS in rule.params:
+        return None
+    name = re.sub(r"\W", "_", rule.name.split(".")[-1]) + "_adjoint_batched"
+    source = _batched_source(one_row.source, name, "g")
+    if source is None:
+        return None
+    namespace = {"np": np, "math": math, "_sg": runtime}
+    loader.load(source, f"{rule.name} batched adjoint", namespace)
+    function = namespace[name]
+    function.source = source
+    return function
+
+
+def _op_contributions(node, adjoint, g):
+    ans = node.outputs[0]._value
+    params = tuple(sorted({param for param, _, _ in node.slots}))
+    contributions = dict(zip(params, adjoint(g, ans, **node.values)))
+    return [contributions[param] if index is None else contributions[param][index]
+            for param, index, _ in node.slots]
+
+
+def _batched_source(source, name, cotangent):
+    """A one-row backward ``def``'s source rewritten for a block of cotangents, named
+    ``name``; None where the rewriter refuses it. ``cotangent``: the parameter holding
+    the cotangent (None: the second, as in ``backward(saved, dy)``)."""
+    function = syntax.parse(source).body[0]
+    params = [a.id for a in function.args.args]
+    if len(params) < 2 or ROWS in syntax.names_in(function):
+        return None
+    cotangent = cotangent or params[1]
+    batched = BatchedBackward({cotangent}, syntax.names_in(function))
+    rows = syntax.assign(ROWS, syntax.quote_expr("_sg.batch_rows(d)",
+                                                 d=syntax.name(cotangent)))
+    try:
+        body = [rows] + batched.run(list(function.body))
+    except NotBatchable:
+        return None
+    return syntax.to_source(syntax.function_def(name, params, body))
+
+
+# -- calls of compiled functions ---------------------------------------------------------
+def call_backward(node):
+    """The batched form of a recorded call's generated backward (compiled once per
+    backward), or None: none, or a backward that hands the Variables' cotangents to a
+    collector (its variant without one returns them)."""
+    if node.variant_backward is None and len(node.inputs) > node.n_arguments:
+        return None
+    one_row = node.variant_backward or node.unit.backward
+    with _LOCK:
+        if one_row not in _CALL_BACKWARDS:
+            _CALL_BACKWARDS[one_row] = _compile_call_backward(one_row)
+        return _CALL_BACKWARDS[one_row]
+
+
+def _compile_call_backward(one_row):
+    source = getattr(one_row, "source", None)
+    if source is None or not source.lstrip().startswith("def "):
+        return None
+    name = one_row.__name__ + "_batched"
+    batched = _batched_source(source, name, None)
+    if batched is None:
+        return None
+    free = one_row.__code__.co_freevars   # (a variant reads ``_sg``, Variables, from cells)
+    outer = f"def _outer({', '.join(free)}):\n" + "".join(
+        f"    {line}\n" for line in batched.splitlines()) + f"    return {name}\n"
+    code = compile(outer, loader.register(outer, f"{one_row.__qualname__} batched"), "exec")
+    inner = next(c for c in next(c for c in code.co_consts if isinstance(c, types.CodeType)
+                                 and c.co_name == "_outer").co_consts
+                 if isinstance(c, types.CodeType) and c.co_name == name)
+    cells = dict(zip(free, one_row.__closure__ or ()))
+    function = types.FunctionType(inner, one_row.__globals__, name, None,
+                                  tuple(cells[v] for v in inner.co_freevars))
+    function.source = batched
+    return function
+
+
+def _call_contributions(node, backward, gs):
+    g = tuple(gs) if node.several else gs[0]
+    saved = fresh(node.saved)   # (the backward pops its stacks; the tape keeps them)
+    unit, n = node.unit, node.n_arguments
+    if node.variant_backward is None:
+        grads, variables = backward(saved, g), []
+    else:
+        grads, variables = backward(saved, g)
+        if node.picks is not None:
+            variables = [variables[i] for i in node.picks]
+    out = vararg_wrt.spread_gradients(
+        [None if name in unit.zero_wrt else grad for name, grad in zip(unit.wrt, grads)],
+        node.spread) if n else []
+    return out + list(variables)
