@@ -105,6 +105,8 @@ def _shape_mismatch(given, like, depth):
 
 
 def _shape(value):
+    if isinstance(value, (type, np.dtype)):   # what selects a computation (x.astype(np.float64)):
+        return None   # no number, whatever its ``shape`` (a class's: a descriptor)
     shape = getattr(value, "shape", None)
     if shape is not None:
         return tuple(shape)

@@ -271,16 +271,17 @@ def check_order(case, index, order, mode, direction):
     ``mode`` (``tests.rules.orders``, or ``rev-fwd``: reverse over forward) against a
     central difference of ``t -> L(z + t v)``, for ``v`` an imaginary or a general complex
     direction."""
-    from tests.rules.orders import composed, finite_difference, make_loss
+    from tests.rules.orders import composed, finite_difference, make_loss, precision
 
     row_, rng = case.row, np.random.default_rng(case.seed())
     args = case.sample(rng)
-    w = random_like(row_.fn(*args), rng)
+    value = row_.fn(*args)
+    w = random_like(value, rng)
     v = random_like(args[index], rng)
     if direction == "imaginary":
         v = 1j * np.imag(v) if isinstance(v, np.ndarray) else complex(0, np.imag(v))
     numeric, rounding = finite_difference(make_loss(row_.fn, args, index, w), args[index],
-                                          v, order)
+                                          v, order, precision(value))
     loss = make_loss(row_.fn, args, index, w)
     if mode == "rev-fwd":      # reverse over forward: <grad(y -> jvp(L)(y, v)[1])(z), v>
         tangent = sg.jvp(loss)

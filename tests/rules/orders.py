@@ -158,14 +158,28 @@ def _grad_along(fn, v):
     return along
 
 
-def finite_difference(loss, x, v, order):
+def precision(value):
+    """The machine epsilon of the least precise float in ``value`` (a result of the
+    function under test: ``np.complex64(x)`` computes in single precision)."""
+    if isinstance(value, (list, tuple)):
+        return max((precision(item) for item in value), default=np.finfo(float).eps)
+    dtype = np.asarray(value).dtype
+    return float(np.finfo(dtype).eps) if dtype.kind in "fc" else np.finfo(float).eps
+
+
+_EPS64 = float(np.finfo(float).eps)
+
+
+def finite_difference(loss, x, v, order, eps=_EPS64):
     """The ``order``-th derivative of ``t -> loss(x + t v)`` at 0, and a bound on its
-    rounding error."""
+    rounding error, for a function computing with machine epsilon ``eps``: the step
+    grows as ``eps ** (1 / (order + 4))`` (the balance of the stencil's O(h^4) error and
+    its rounding error), from the float64 steps above."""
     weights, h = _STENCILS[order]
+    h *= (eps / _EPS64) ** (1.0 / (order + 4))
     values = np.array([loss(x + k * h * v) for k in range(-3, 4)], dtype=float)
     estimate = float(weights @ values) / h ** order
-    rounding = 1e3 * np.finfo(float).eps * np.max(np.abs(values)) * np.sum(np.abs(weights)) \
-        / h ** order
+    rounding = 1e3 * eps * np.max(np.abs(values)) * np.sum(np.abs(weights)) / h ** order
     return estimate, rounding
 
 
@@ -173,10 +187,11 @@ def check_order(row_, rng, index, order, mode, rtol=1e-4, atol=1e-6):
     """Assert ``mode``'s ``order``-th directional derivative of ``row_`` in argument
     ``index`` against finite differences."""
     args = row_.sample(rng)
-    w = random_like(row_.fn(*args), rng)
+    value = row_.fn(*args)
+    w = random_like(value, rng)
     v = random_like(args[index], rng)
     loss = make_loss(row_.fn, args, index, w)
-    numeric, rounding = finite_difference(loss, args[index], v, order)
+    numeric, rounding = finite_difference(loss, args[index], v, order, precision(value))
     analytic = float(np.real(composed(make_loss(row_.fn, args, index, w), args[index], v,
                                       mode)))
     tol = rtol * max(abs(numeric), abs(analytic)) + atol + rounding

@@ -74,3 +74,29 @@ def write_into_a_list_of_integers(x):
                                write_into_a_list_of_integers], ids=lambda f: f.__name__)
 def test_writes_into_integer_arrays_carry_no_derivative(f):
     assert np.any(check_modes(f, X) != 0.0)
+
+
+def _astype_program(dtype):
+    def program(x):   # the corpus's astype_float, with the dtype given every way
+        y = x.astype(dtype)
+        return (y ** 2).sum() + x.astype(float).mean() + np.sum(y ** 3)
+    return program
+
+
+@pytest.mark.parametrize("dtype", [np.float64, float, "float64", np.dtype(np.float64)],
+                         ids=["numpy class", "builtin", "string", "dtype"])
+def test_second_derivatives_through_a_float_cast(dtype):
+    """A class given to a method resolved at run time (``x.astype(np.float64)``) is no
+    array: the checks on the tangents of the callee's saved values read its ``shape``, a
+    descriptor of the class, and sg.hessian raised a TypeError."""
+    import srcgrad as sg
+
+    program = _astype_program(dtype)
+    x = np.array([0.3, -1.2, 2.0])
+    expected = np.diag(2.0 + 6.0 * x)   # closed form
+    for _ in range(2):
+        np.testing.assert_allclose(sg.hessian(program)(x), expected, rtol=1e-12, atol=1e-12)
+    v = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(sg.hvp(program)(x, v), expected @ v, rtol=1e-12)
+    along = sg.grad(lambda y: np.sum(sg.grad(program)(y) * v))   # reverse over reverse
+    np.testing.assert_allclose(along(x), expected @ v, rtol=1e-12)
