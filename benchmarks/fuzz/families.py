@@ -9,12 +9,13 @@ drawn from one family with random functions, constants and orders of statements:
 - ``containers``: lists and dicts written, appended to, extended, popped, items and
   slices deleted (``del xs[1:3]``, ``del d['a']``), in sequences;
 - ``exceptions``: ``try``/``except``/``else``/``finally`` around statements, around a
-  loop, around a helper that raises part-way or holds its own ``try``;
+  ``for`` or ``while`` loop, around a helper that raises part-way or holds its own ``try``;
 - ``generators``: a generator helper consumed by ``for``, ``sum`` (with a start),
   ``list``, ``sorted(..., reverse=True)``, ``enumerate`` and ``yield from``;
 - ``functions``: local lambdas and ``def``s called, given to ``map``/``filter``/
   ``functools.reduce``, ``functools.partial`` of a module function, a factory returning
-  a closure over a differentiated value;
+  a closure over a differentiated value, a list, tuple or dict of functions whose
+  items are called (by a literal, by an index known when it runs, by ``for g in fs``);
 - ``varargs``: helpers taking ``*args``/``**kwargs`` called with ``f(*xs)``/``f(**kw)``;
 - ``nested``: ``sg.grad``/``sg.jvp``/``sg.hvp`` of an inner function called inside ``f``;
 - ``starred``: ``first, *rest = ...`` assignments.
@@ -136,7 +137,8 @@ class _Pieces:
             "        return 0.0",
         ]
         r = self.fresh("r")
-        where = rng.choice(("helper", "helper_try", "statements", "loop", "finally", "else"))
+        where = rng.choice(("helper", "helper_try", "statements", "loop", "while", "finally",
+                            "else"))
         lim = rng.choice(("5.0", "-5.0", "0.4"))
         if where == "helper":
             body = ["try:", f"    {r} = {helper}(v, {lim})", "except ValueError:",
@@ -151,6 +153,12 @@ class _Pieces:
             body = [f"{r} = 0.0", "try:", "    for k in range(3):",
                     f"        {r} = {r} + v[k] * {self.const()}", "except ValueError:",
                     "    pass"]
+        elif where == "while":
+            body = [f"{r} = 0.0", f"{r}_k = 0", "try:", f"    while {r}_k < 3:",
+                    f"        {r} = {r} + {self.unary(f'v[{r}_k]')} * {self.const()}",
+                    f"        {r}_k += 1", f"        if {r} > {lim}:",
+                    "            raise ValueError('over')",
+                    "except ValueError:", f"    {r} = {r} * s"]
         elif where == "finally":
             body = [f"{r} = s", "try:", f"    {r} = {r} * {self.scalar_expr()}", "finally:",
                     f"    {r} = {r} + {self.const()}"]
@@ -182,7 +190,7 @@ class _Pieces:
         r = self.fresh("fv")
         act = self.fresh("act")
         kind = rng.choice(("map", "filter", "reduce", "call", "def_map", "inline_map",
-                           "partial", "factory"))
+                           "partial", "factory", "table", "table"))
         module = []
         if kind == "map":
             body = [f"{act} = lambda z: {self.unary('z * ' + self.const())}",
@@ -205,12 +213,44 @@ class _Pieces:
             g = self.fresh("scaled")
             module = [f"def {g}(theta, z):", f"    return {self.unary('theta * z')}"]
             body = [f"{r} = sum(map(functools.partial({g}, s), [v[0], v[1]]))"]
+        elif kind == "table":
+            return self._function_table(r, act)
         else:
             make = self.fresh("make")
             module = [f"def {make}(c):", "    def inner(z):",
                       f"        return {self.unary('c * z')}", "    return inner"]
             body = [f"{act} = {make}(s)", f"{r} = np.sum({act}(v))"]
         return module, body, r
+
+    def _function_table(self, r, act):
+        """A list, tuple or dict of lambdas, a local ``def`` and a NumPy function, its
+        items called by a literal index or key, by an index known when it runs, or by
+        ``for g in table``."""
+        rng, fs = self.rng, self.fresh("fs")
+        items = [f"lambda t: {self.unary('t * s')}", act, "np.sin",
+                 f"lambda t: t * {self.const()} + v[0]"]
+        rng.shuffle(items)
+        body = [f"def {act}(z):", f"    return {self.unary('z')} * s"]
+        kind = rng.choice(("list", "tuple", "dict"))
+        if kind == "dict":
+            keys = [repr(f"k{i}") for i in range(len(items))]
+            body.append(f"{fs} = {{" + ", ".join(f"{k}: {i}" for k, i in zip(keys, items))
+                        + "}")
+        else:
+            keys = [str(i - len(items) * (kind == "tuple")) for i in range(len(items))]
+            opening, closing = ("[", "]") if kind == "list" else ("(", ")")
+            body.append(f"{fs} = {opening}" + ", ".join(items) + closing)
+        a, b = rng.sample(keys, 2)
+        read = rng.choice(("literal", "loop", "index"))
+        if read == "literal":
+            body.append(f"{r} = {fs}[{a}](v[1]) + {fs}[{b}](s) * {fs}[{a}](v[2])")
+        elif read == "loop" and kind != "dict":
+            body += [f"{r} = 0.0", f"for g in {fs}:", f"    {r} = {r} * {self.const()} + g(v[0])"]
+        else:
+            order = ", ".join(rng.sample(keys, 3))
+            body += [f"{r} = 0.0", f"for key in ({order}):",
+                     f"    {r} = {r} * {self.const()} + {fs}[key](v[1] * s)"]
+        return [], body, r
 
     def varargs(self):
         rng, h = self.rng, self.fresh("combine")

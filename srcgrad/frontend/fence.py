@@ -27,6 +27,7 @@ from srcgrad.frontend.generators import (
     refuse_generator,
 )
 from srcgrad.frontend.transforms import lambdas_given_to_transforms
+from srcgrad.normalize.function_tables import table_lambdas
 from srcgrad.syntax import gast
 
 # node type -> why it is rejected
@@ -50,8 +51,9 @@ UNSUPPORTED = {
     gast.FunctionDef: "a `def` nested inside a block (an `if`, a loop, another `def`) is not "
                       "supported; define it at the top of the function or at module level",
     gast.Lambda: "a `lambda` here is not supported: assign it to a name at the top of the "
-                 "function (`act = lambda z: ...`), define a function, or give it straight "
-                 "to `map`, `filter` or `functools.reduce`",
+                 "function (`act = lambda z: ...`) or put it in a list, tuple or dict built "
+                 "there whose items are only called (`fs[k](x)`), define a function, or "
+                 "give it straight to `map`, `filter` or `functools.reduce`",
     gast.SetComp: "set comprehensions are not supported",
     gast.NamedExpr: "the walrus operator `:=` is not supported",
     gast.Match: "`match` statements are not supported",
@@ -102,7 +104,10 @@ def check_function(parsed):
     # The body's nodes, statement by statement, walked once for every check below (none
     # of which rewrites the tree).
     nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]
-    allowed = _local_function_nodes(node) | _call_unpackings(nodes) \
+    tabled, refused_table = table_lambdas(parsed)
+    if refused_table is not None:
+        raise parsed.error(*refused_table.problem)
+    allowed = tabled | _local_function_nodes(node) | _call_unpackings(nodes) \
         | _starred_targets(nodes) | lambdas_given_to_transforms(parsed, nodes) \
         | {id(call.args[0]) for call in functional_lambdas(parsed)}
     for lam in _lambdas_per_item(nodes):

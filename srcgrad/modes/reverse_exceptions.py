@@ -42,9 +42,9 @@ from srcgrad.modes.reverse_common import UNLOWERED, is_loop_exit, unlowered_hand
 from srcgrad.syntax import gast
 
 REFUSED = {
-    "loop-inside": "a `while` loop inside the body of a `try` with `except` handlers is "
-                   "not supported in reverse mode yet (a `for` loop is): move the loop into "
-                   "a helper function",
+    "loop-inside": "a loop inside the body of a `try` with `except` handlers that "
+                   "normalization could not split out is not supported in reverse mode: "
+                   "move the loop into a helper function",
     "nested": "a `try` or `with` inside the body of a `try` with `except` handlers is not "
               "supported in reverse mode yet (an exception could stop it part-way and "
               "continue): move the inner block into a helper function",

@@ -1,6 +1,7 @@
 """Normalization: rewrite the user's function into the small core language the modes read.
 
-Passes run in order (each in its own module, one rewrite each): ``nested_derivatives``
+Passes run in order (each in its own module, one rewrite each): ``function_tables``
+(a container of lambdas and local ``def``s whose items are only called) -> ``nested_derivatives``
 (lifts local functions given to ``sg.grad``...) -> ``partials`` (a global
 ``functools.partial`` called as what it wraps) -> ``index_objects`` (``np.r_[x, c]``
 as the join it is) -> ``sequence_operands`` (lists given to
@@ -44,6 +45,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.exceptions import lower_handlers
     from srcgrad.normalize.factories import inline_factories
     from srcgrad.normalize.frozen_distributions import call_frozen_methods
+    from srcgrad.normalize.function_tables import rewrite_tables
     from srcgrad.normalize.index_objects import rewrite_index_objects
     from srcgrad.normalize.inline import Inliner
     from srcgrad.normalize.local_functions import collect_local_functions
@@ -56,6 +58,7 @@ def normalize_function(parsed, namer, eager=False, inline=True):
     from srcgrad.normalize.sequence_operands import convert_sequence_operands
 
     node = parsed.node
+    rewrite_tables(parsed, namer)
     # The function's nodes by class, walked once for the four passes below: made again
     # only after one of them changed the tree.
     groups = syntax.by_type(syntax.walk(node))

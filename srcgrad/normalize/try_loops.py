@@ -1,4 +1,4 @@
-"""A ``for`` loop in the body of a ``try`` with handlers: the ``try`` moved inside it,
+"""A ``for`` or ``while`` loop in the body of a ``try`` with handlers: the ``try`` moved inside it,
 around each run of statements, so that no ``try`` body holds a loop.
 
 An exception may stop such a loop part-way, after some iterations completed; reverse mode
@@ -54,15 +54,14 @@ from srcgrad.syntax import gast
 
 
 def holds_loop(body):
-    """Does ``body`` hold a ``for`` loop this module can split out, outside nested
-    functions?"""
-    return any(isinstance(stmt, gast.For) for stmt in _splittable(body))
+    """Does ``body`` hold a loop this module can split out, outside nested functions?"""
+    return any(isinstance(stmt, (gast.For, gast.While)) for stmt in _splittable(body))
 
 
 def _splittable(body):
     for stmt in body:
         yield stmt
-        if isinstance(stmt, (gast.If, gast.For)):
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
             yield from _splittable(stmt.body)
             yield from _splittable(stmt.orelse)
 
@@ -83,10 +82,11 @@ class _Splitter:
     def block(self, body):
         out, run = [], []
         for stmt in body:
-            if isinstance(stmt, (gast.For, gast.If)) and holds_loop([stmt]):
+            if isinstance(stmt, (gast.For, gast.If, gast.While)) and holds_loop([stmt]):
                 out += self.guarded(run)
                 run = []
-                out += self.loop(stmt) if isinstance(stmt, gast.For) else self.branch(stmt)
+                split = {gast.For: self.loop, gast.If: self.branch, gast.While: self.while_loop}
+                out += split[type(stmt)](stmt)
             else:
                 run.append(stmt)
         return out + self.guarded(run)
@@ -120,6 +120,32 @@ class _Splitter:
         run = gast.If(test=self.not_caught(), body=[new], orelse=[])
         syntax.set_line([run], stmt.lineno)
         return self.guarded(evaluate) + [run]
+
+    def while_loop(self, stmt):
+        """``while test: body`` -> ``while True:`` evaluating the test in a ``try``
+        first (a ``continue`` in the body comes back to it), leaving when it is false
+        or a handler caught an exception; an ``else`` clause runs after it when the test
+        ended it."""
+        test = self.namer.fresh("test")
+        evaluate = syntax.assign(test, stmt.test)
+        stop = gast.If(test=self.not_caught(gast.NotEq), body=[gast.Break()], orelse=[])
+        done = gast.If(test=gast.UnaryOp(op=gast.Not(), operand=syntax.name(test)),
+                       body=[gast.Break()], orelse=[])
+        before, after = [], []
+        if stmt.orelse:
+            ended = self.namer.fresh("ended")
+            before = [syntax.assign(ended, syntax.const(False))]
+            done.body.insert(0, syntax.assign(ended, syntax.const(True)))
+            after = [gast.If(test=syntax.name(ended), body=self.block(stmt.orelse),
+                             orelse=[])]
+        syntax.set_line([evaluate, stop, done] + before + after, stmt.lineno)
+        body = self.guarded([evaluate]) + [stop, done] + self.block(stmt.body) \
+            + [syntax.clone(stop)]
+        new = gast.While(test=syntax.const(True), body=body, orelse=[])
+        syntax.set_line([new], stmt.lineno)
+        run = gast.If(test=self.not_caught(), body=before + [new] + after, orelse=[])
+        syntax.set_line([run], stmt.lineno)
+        return [run]
 
     def iterable(self, expr):
         """The statements evaluating ``expr`` (in the ``try``) and what the loop iterates

@@ -218,11 +218,6 @@ def loops_in_the_body(x):
     return total
 
 
-@pytest.mark.parametrize("x", [np.array([0.5, 0.7]), np.array([0.5, -0.7])])
-def test_a_for_loop_in_the_body_stops_where_the_exception_was_raised(x):
-    check_both_modes(loops_in_the_body, (x,))
-
-
 def while_in_the_body(x):
     try:
         total, k = 0.0, 0
@@ -234,8 +229,26 @@ def while_in_the_body(x):
     return total
 
 
+@pytest.mark.parametrize("x", [np.array([0.5, 0.7]), np.array([0.5, -0.7])])
+@pytest.mark.parametrize("f", [loops_in_the_body, while_in_the_body])
+def test_a_loop_in_the_body_stops_where_the_exception_was_raised(f, x):
+    check_both_modes(f, (x,))
+
+
+def while_in_a_with_in_the_body(x):
+    try:
+        total, k = 0.0, 0
+        with contextlib.nullcontext():
+            while k < 2:
+                total = total + checked_sqrt(x[k])
+                k = k + 1
+    except ValueError:
+        total = 0.0
+    return total
+
+
 @pytest.mark.parametrize("f, message, line_text", [
-    (while_in_the_body, "a `while` loop inside the body of a `try`", "while k < 2:"),
+    (while_in_a_with_in_the_body, "inside the body of a `try`", "with contextlib"),
 ])
 def test_what_reverse_mode_cannot_do_exactly_is_refused_at_the_line(f, message, line_text):
     with pytest.raises(sg.TransformError, match=message) as info:

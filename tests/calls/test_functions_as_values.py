@@ -176,6 +176,7 @@ def test_in_every_mode(f):
 def stores_a_local_function(v):
     act = lambda z: z * 2.0
     fns = [act]
+    fns.append(act)
     return fns[0](v[0])
 
 
@@ -184,7 +185,8 @@ def maps_a_lambda_per_item(v):
 
 
 @pytest.mark.parametrize("f, construct, line_text", [
-    (stores_a_local_function, "the local function `act` is used as a value", "fns = [act]"),
+    (stores_a_local_function, "the list of functions `fns` is used as a value",
+     "fns.append(act)"),
     (maps_a_lambda_per_item, "a `lambda` made for each item", "lambda z: z * c"),
     (partial_binds_early, "`functools.partial` of values being differentiated is supported "
                           "given straight to", "step = functools.partial(scaled_tanh, theta)"),

@@ -2,8 +2,8 @@
 branch, in a handler, in a helper), generated, in reverse mode, forward mode and hvp
 against finite differences. Forward mode's dead code elimination once never reached a
 fixed point on a handler it could not empty (``try: pass / except E: pass``): it hung.
-Reverse mode refused a loop in a ``try`` body (``normalize.try_loops`` moves the ``try``
-inside the loop)."""
+Reverse mode refused a loop (``for``, then ``while``) in a ``try`` body
+(``normalize.try_loops`` moves the ``try`` inside the loop)."""
 
 import textwrap
 
@@ -93,6 +93,39 @@ SHAPES = {
             r = r * 0.5
         finally:
             r = r + x""",
+    "while_continue": """
+        try:
+            k = 0
+            while k < 4:
+                k += 1
+                if k == 2:
+                    continue
+                r = r * np.cos(x * k) + x
+        except ValueError:
+            r = r - 1.0""",
+    "while_raises": """
+        try:
+            n = 0
+            while r < 3.0 and n < 20:
+                r = r * 1.5 + np.sin(x) + 1.0
+                n += 1
+                if r > 2.0:
+                    raise ValueError("big")
+            r = r * x
+        except ValueError as err:
+            r = r * np.cos(x)""",
+    "while_else": """
+        try:
+            k = 0
+            while k < 3:
+                r = r + np.sin(r) * x
+                k += 1
+                if r > 50.0:
+                    break
+            else:
+                r = r * x
+        except ValueError:
+            r = r - 1.0""",
     "finally_only": """
         try:
             r = r * np.tanh(x)

@@ -152,11 +152,14 @@ def _family_seeds(family, needle, count, start=300000):
 
 @pytest.mark.parametrize("family,needle,seed", [
     ("containers", "del ", seed) for seed in _family_seeds("containers", "del ", 4)] + [
-    ("exceptions", "for k in", seed) for seed in _family_seeds("exceptions", "for k in", 3)])
+    ("exceptions", "for k in", seed) for seed in _family_seeds("exceptions", "for k in", 3)] + [
+    ("exceptions", "while ", seed) for seed in _family_seeds("exceptions", "while ", 2)] + [
+    ("functions", "fs", seed) for seed in _family_seeds("functions", "fs", 3)])
 def test_family_programs_of_the_newer_constructs_check_out_in_every_mode(family, needle,
                                                                           seed):
-    """``del`` of list slices and dict keys, a ``for`` loop in a ``try`` body: reverse,
-    forward and hvp against finite differences (each derivative asked for twice)."""
+    """``del`` of list slices and dict keys, a ``for`` or ``while`` loop in a ``try``
+    body, containers of functions whose items are called: reverse, forward and hvp
+    against finite differences (each derivative asked for twice)."""
     from benchmarks.fuzz.families import generate_family
 
     program = generate_family(seed, family)
