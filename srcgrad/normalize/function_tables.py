@@ -99,13 +99,14 @@ def table_lambdas(parsed):
 
 
 def _local_function_names(fn_node):
-    names = set()
-    for stmt in fn_node.body:
+    """``{name: position in the body}`` of the local ``def``s and ``name = lambda``."""
+    names = {}
+    for position, stmt in enumerate(fn_node.body):
         if isinstance(stmt, gast.FunctionDef):
-            names.add(stmt.name)
+            names[stmt.name] = position
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Lambda) \
                 and len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name):
-            names.add(stmt.targets[0].id)
+            names[stmt.targets[0].id] = position
     return names
 
 
@@ -126,6 +127,9 @@ def _table_of(stmt, position, local):
             table.keys = [k.value for k in value.keys]
     if any(isinstance(item, gast.Starred) for item in items):
         table.problem = (f"a {table.kind} of functions with a starred item", stmt)
+    for item in items:
+        if isinstance(item, gast.Name) and local.get(item.id, -1) > position:
+            _refuse(table, f"holds `{item.id}` before it is defined", item)
     return table
 
 

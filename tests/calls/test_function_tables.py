@@ -152,7 +152,16 @@ def literal_missing(x):
     return fs["b"](x)
 
 
+def defined_later(x):
+    fs = (np.sin, later)  # noqa: F821 - a NameError in Python
+
+    def later(t):
+        return t * x
+    return fs[1](x)
+
+
 @pytest.mark.parametrize("f, words", [
+    (defined_later, "holds `later` before it is defined"),
     (appended, "`fs` is used as a value"),
     (passed, "`fs` is used as a value"),
     (reassigned, "is assigned, deleted or a parameter more than once"),
