@@ -12,7 +12,8 @@ container growing with the loop (a list of every state) makes the ratio approach
 |   | (ADBench's LSTM: ``s2 = s.copy(); s2[i] = h``); ``check_unshared`` walked the list |
 | shared_item | ``check_unshared``: a write into one item of a list while another is live |
 | array_view | ``is_view_of`` (array base): a write through a slice, written back |
-| list_slot | ``is_view_of`` (list slot): a write through an item of a growing list, written back |
+| list_slot | ``is_view_of`` (list slot): a write through an item of a growing list, written |
+|   | back; no walk over the other slots, each a new array stored once (``lone_slots``) |
 | in_place | ``updates_in_place``: ``z += v`` through an alias |
 | argument_copy | ``private_copy``: the function writes into its argument, of length n |
 | attribute | ``check_array_attribute``: ``.shape`` read in the loop |

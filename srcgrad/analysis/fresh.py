@@ -28,6 +28,8 @@ on every path.
 
 from __future__ import annotations
 
+import numpy as np
+
 from srcgrad import syntax
 from srcgrad.analysis.aliases import VIEW_FUNCTIONS
 from srcgrad.analysis.cfg import CFG
@@ -151,7 +153,7 @@ def _bind(fact, target, value, names, facts):
             out[name] = reach | {target}
         else:
             out[name] = reach - {target}
-    if target in names and _is_fresh(value, facts):
+    if target in names and is_fresh(value, facts):
         out[target] = frozenset()
     if _is_method_call(value):   # x = c.setdefault(k, v): c may keep v
         out = _store(out, value.func.value.id, _call_reads(value), facts)
@@ -235,7 +237,7 @@ def _kind(value, facts):
     return "unknown"
 
 
-def _is_fresh(value, facts):
+def is_fresh(value, facts):
     """Is ``value`` surely a new object (never one that exists already)?"""
     if isinstance(value, (gast.List, gast.Dict, gast.ListComp, gast.DictComp)):
         return True
@@ -246,6 +248,8 @@ def _is_fresh(value, facts):
     func = value.func
     dotted = syntax.dotted_name(func) or ""
     if dotted.startswith("np.") and dotted.count(".") == 1:
+        if isinstance(getattr(np, dotted[3:], None), np.ufunc):   # (as arithmetic)
+            return not any(kw.arg in ("out", None) for kw in value.keywords)
         return dotted[3:] in _FRESH_NUMPY and not any(kw.arg == "copy"
                                                        for kw in value.keywords)
     if isinstance(func, gast.Name):

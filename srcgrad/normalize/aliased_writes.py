@@ -41,9 +41,10 @@ from srcgrad.analysis import fresh_results
 from srcgrad.analysis.aliases import analyze_aliases, writes_through_names
 from srcgrad.analysis.cfg import CFG
 from srcgrad.analysis.dataflow import defined_names, live_names
-from srcgrad.analysis.fresh import reachers
+from srcgrad.analysis.fresh import is_fresh, reachers
 from srcgrad.codegen import loader
 from srcgrad.normalize import map_blocks
+from srcgrad.normalize.lone_slots import LoneSlots
 from srcgrad.syntax import gast
 
 _LIBRARIES = ("numpy", "scipy", "srcgrad")   # their functions are called through rules
@@ -81,6 +82,7 @@ def follow_aliased_writes(body, params, parsed, namer):
     before, after, private, unbound = {}, {}, set(), set()
     outside = {}   # affected names -> those of them the function does not bind
     reaching = []   # analysis.fresh's reachers, found on the first guard
+    lone = LoneSlots(body, params, lambda value: is_fresh(value, facts), namer)
 
     def may_reach(stmt, written, other):
         """May ``other`` refer to what ``written`` is bound to at ``stmt``? Not when
@@ -112,16 +114,19 @@ def follow_aliased_writes(body, params, parsed, namer):
                 continue   # not read again before it is rebound
             if facts.same_object(stmt, name, other):
                 after.setdefault(id(stmt), []).extend(_rebind(other, name, kind, namer))
-            elif _follows_view(stmt, name, other, kind, facts, namer, before, after):
+            elif _follows_view(stmt, name, other, kind, facts, namer, before, after, lone):
                 # written back into: the caller's array is not
                 private.update(p for p in params if p in facts.affected_by(other))
             elif may_reach(stmt, name, other):
                 before.setdefault(id(stmt), []).append(_guard(name, other, kind, stmt))
                 if not defined.has(node, other):
                     unbound.add(other)   # bound on some paths only: None until then
+    for key, added in lone.after.items():
+        after.setdefault(key, []).extend(added)
     body = _insert(body, before, after)
     unset = [syntax.assign(other, syntax.const(None)) for other in sorted(unbound)]
     syntax.set_line(unset, parsed.node.lineno)
+    unset = lone.prologue(parsed.node.lineno) + unset
     private = sorted(private, key=params.index)
     return _private_copies(private, params, parsed, namer) + unset + body
 
@@ -148,7 +153,7 @@ def _rebind(other, written, kind, namer):
             gast.If(test=syntax.name(flag), body=[rebind], orelse=[])]
 
 
-def _follows_view(stmt, written, other, kind, facts, namer, before, after):
+def _follows_view(stmt, written, other, kind, facts, namer, before, after, lone):
     """A view and its base kept in step, if ``other`` is a sure view of ``written``
     (``v = w[1:]``: ``v = w[1:]`` again after the write) or ``written`` a sure
     subscript view of ``other`` (``w[1:] = v`` after the write through ``v``), each
@@ -181,6 +186,9 @@ def _follows_view(stmt, written, other, kind, facts, namer, before, after):
                          for k, v in (("item", syntax.index_value(syntax.clone(expr.slice))),
                                       ("name", view), ("base_name", base),
                                       ("line", stmt.lineno))]
+        alone = lone.flag(base)   # (slots proven never to share storage: no walk)
+        if alone is not None:
+            test.keywords.append(gast.keyword(arg="alone", value=syntax.name(alone)))
     if view == other:   # re-derive the view of the written array
         update = [syntax.assign(view, syntax.clone(expr))]
     else:   # write the view's new value back into its base, and view the base again

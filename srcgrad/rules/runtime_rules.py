@@ -56,7 +56,7 @@ defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.cl
            rt.read_constant, rt.constant_value, rt.ones_seed, rt.zip_length,
            rt.check_array_types, rt.check_array_attribute, rt.dense_basis, rt.dense_shape,
            rt.check_unshared, rt.updates_in_place, rt.escaped, rt.escape_count,
-           rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of,
+           rt.refuse_if_escaped, rt.refuse_read_back, rt.is_view_of, rt.lone_slot,
            rt.is_duck_array, rt.without_derivative, rt.wrt_zeros, rt.check_wrt,
            rt.refuse_changed_defaults, rt.checked_namespace, rt.reduced_count)
 defnondiff(rt.require_dict)   # d.update(...) / d.setdefault(...) lowered to item writes

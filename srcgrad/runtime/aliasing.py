@@ -7,7 +7,7 @@ import numpy as np
 
 from srcgrad.errors import TransformError
 
-__all__ = ["check_unshared", "updates_in_place", "private_copy", "is_view_of"]
+__all__ = ["check_unshared", "updates_in_place", "private_copy", "is_view_of", "lone_slot"]
 
 _MAX_DEPTH = 8   # how deep containers are searched for shared storage
 
@@ -20,13 +20,21 @@ def updates_in_place(value):
 _NO_ITEM = object()
 
 
-def is_view_of(view, base, item=_NO_ITEM, name="", base_name="", line=None):
+def lone_slot(alone, value):
+    """Are a list's slots still alone (``normalize.lone_slots``: each stored once, a new
+    object) after ``value`` was appended: is it an ndarray owning its memory, which no
+    other array of the list can overlap?"""
+    return alone and type(value) is np.ndarray and value.base is None
+
+
+def is_view_of(view, base, item=_NO_ITEM, name="", base_name="", line=None, alone=False):
     """Is the array ``view`` (bound as ``base[...]``, ``base.T``...) a view of ``base``
     rather than a copy or a number? Given ``item`` (``view`` was bound as ``base[item]``
     and is written through, to be written back as ``base[item] = view``): also when
     ``base`` is a list or dict whose slot ``item`` holds ``view`` itself; refused when
     ``view`` shares storage with ``base`` otherwise (another slot too, a tuple's item),
-    which a write back into one slot would not follow."""
+    which a write back into one slot would not follow. ``alone``: ``base`` is a list
+    whose slots were proven never to share storage (``lone_slot``): no walk over them."""
     if isinstance(base, np.ndarray):
         return type(view) is np.ndarray and bool(np.may_share_memory(view, base))
     if item is _NO_ITEM:
@@ -34,6 +42,8 @@ def is_view_of(view, base, item=_NO_ITEM, name="", base_name="", line=None):
     if isinstance(base, (list, dict)) and isinstance(view, (np.ndarray, list, dict)):
         key = _slot_key(base, item)
         if key is not None and base[key] is view:
+            if alone is True and type(base) is list:
+                return True
             others = base.values() if isinstance(base, dict) else base
             if not any(shares(view, other) for k, other in zip(_keys(base), others)
                        if k != key):

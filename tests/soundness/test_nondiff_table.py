@@ -175,6 +175,7 @@ USES = {
     rt.updates_in_place: lambda x: float(rt.updates_in_place(x * 2.0)),
     rt.check_unshared: lambda x: float(rt.check_unshared(x * 2.0, x[0]) is None),
     rt.is_view_of: lambda x: float(rt.is_view_of((x * 2.0)[1:], x)),
+    rt.lone_slot: lambda x: float(rt.lone_slot(True, x * 2.0)),
     rt.is_duck_array: lambda x: float(rt.is_duck_array(x * 2.0)),
     rt.is_own_method: lambda x: float(rt.is_own_method(x * 2.0, "ravel")),
 }
