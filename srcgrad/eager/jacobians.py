@@ -26,19 +26,18 @@ from __future__ import annotations
 import math
 import re
 import threading
-import types
-import weakref
 
 import numpy as np
 
-from srcgrad import runtime, syntax
+from srcgrad import runtime
 from srcgrad.api import vararg_wrt
 from srcgrad.api.batched_rows import CHUNK_ELEMENTS
 from srcgrad.codegen import loader
+from srcgrad.compiler.batched_backward import batched_backward, batched_source
 from srcgrad.eager import calls, ops
 from srcgrad.eager.gradients import differentiable, fresh
 from srcgrad.eager.variables import Tensor, _as_value
-from srcgrad.modes.reverse_batched import ROWS, BatchedBackward, NotBatchable
+from srcgrad.modes.reverse_batched import ROWS
 from srcgrad.runtime import batch_add_at, batch_zeros_like, in_dtype_of, map_rows
 from srcgrad.runtime.batched import UnbatchedCall
 from srcgrad.runtime.variables import VariableBase
@@ -46,8 +45,6 @@ from srcgrad.runtime.variables import VariableBase
 _TRACKED = (Tensor, VariableBase)
 _LOCK = threading.Lock()
 _OP_ADJOINTS: dict[tuple, object] = {}   # (rule name, params) -> batched adjoint or None
-# a call's one-row generated backward -> its batched form, or None (none)
-_CALL_BACKWARDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def jacobian_blocks(tape, target, sources):
@@ -166,7 +163,7 @@ def _compile_op_adjoint(rule, params):
     if ROWS in rule.params:
         return None
     name = re.sub(r"\W", "_", rule.name.split(".")[-1]) + "_adjoint_batched"
-    source = _batched_source(one_row.source, name, "g")
+    source = batched_source(one_row.source, name, "g")
     if source is None:
         return None
     namespace = {"np": np, "math": math, "_sg": runtime}
@@ -184,25 +181,6 @@ def _op_contributions(node, adjoint, g):
             for param, index, _ in node.slots]
 
 
-def _batched_source(source, name, cotangent):
-    """A one-row backward ``def``'s source rewritten for a block of cotangents, named
-    ``name``; None where the rewriter refuses it. ``cotangent``: the parameter holding
-    the cotangent (None: the second, as in ``backward(saved, dy)``)."""
-    function = syntax.parse(source).body[0]
-    params = [a.id for a in function.args.args]
-    if len(params) < 2 or ROWS in syntax.names_in(function):
-        return None
-    cotangent = cotangent or params[1]
-    batched = BatchedBackward({cotangent}, syntax.names_in(function))
-    rows = syntax.assign(ROWS, syntax.quote_expr("_sg.batch_rows(d)",
-                                                 d=syntax.name(cotangent)))
-    try:
-        body = [rows] + batched.run(list(function.body))
-    except NotBatchable:
-        return None
-    return syntax.to_source(syntax.function_def(name, params, body))
-
-
 # -- calls of compiled functions ---------------------------------------------------------
 def call_backward(node):
     """The batched form of a recorded call's generated backward (compiled once per
@@ -210,33 +188,7 @@ def call_backward(node):
     collector (its variant without one returns them)."""
     if node.variant_backward is None and len(node.inputs) > node.n_arguments:
         return None
-    one_row = node.variant_backward or node.unit.backward
-    with _LOCK:
-        if one_row not in _CALL_BACKWARDS:
-            _CALL_BACKWARDS[one_row] = _compile_call_backward(one_row)
-        return _CALL_BACKWARDS[one_row]
-
-
-def _compile_call_backward(one_row):
-    source = getattr(one_row, "source", None)
-    if source is None or not source.lstrip().startswith("def "):
-        return None
-    name = one_row.__name__ + "_batched"
-    batched = _batched_source(source, name, None)
-    if batched is None:
-        return None
-    free = one_row.__code__.co_freevars   # (a variant reads ``_sg``, Variables, from cells)
-    outer = f"def _outer({', '.join(free)}):\n" + "".join(
-        f"    {line}\n" for line in batched.splitlines()) + f"    return {name}\n"
-    code = compile(outer, loader.register(outer, f"{one_row.__qualname__} batched"), "exec")
-    inner = next(c for c in next(c for c in code.co_consts if isinstance(c, types.CodeType)
-                                 and c.co_name == "_outer").co_consts
-                 if isinstance(c, types.CodeType) and c.co_name == name)
-    cells = dict(zip(free, one_row.__closure__ or ()))
-    function = types.FunctionType(inner, one_row.__globals__, name, None,
-                                  tuple(cells[v] for v in inner.co_freevars))
-    function.source = batched
-    return function
+    return batched_backward(node.variant_backward or node.unit.backward)
 
 
 def _call_contributions(node, backward, gs):

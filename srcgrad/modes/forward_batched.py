@@ -109,6 +109,13 @@ def _batched_form(expr, tangent_names):
         left = _batched_form(expr.left, tangent_names)
         right = _batched_form(expr.right, tangent_names) if left is not None else None
         return None if right is None else gast.BinOp(left=left, op=gast.Add(), right=right)
+    if isinstance(expr, gast.BinOp) and isinstance(expr.op, gast.MatMult) \
+            and all(isinstance(a, gast.Name) for a in (expr.left, expr.right)) \
+            and (expr.left.id in tangent_names) != (expr.right.id in tangent_names):
+        # (``a_dot @ b``: the operator's tangent, which any array library defines)
+        return _call("_sg.batch_matmul", [syntax.const(None),
+                                          expr.left, expr.right,
+                                          syntax.const(expr.left.id in tangent_names)])
     if not isinstance(expr, gast.Call):
         return None
     dotted = syntax.dotted_name(expr.func)
@@ -142,6 +149,9 @@ def _batched_form(expr, tangent_names):
         if "shift" in options:
             return _call("_sg.batch_roll", [args[0], options["shift"],
                                             options.get("axis", syntax.const(None))])
+    if dotted == "np.reshape" and len(args) == 2 and not keywords and is_dot(args[0]) \
+            and not is_dot(args[1]):   # (C order)
+        return _call("_sg.batch_reshape", [args[0], args[1]])
     if dotted == "np.transpose" and len(args) == 1 and not keywords and is_dot(args[0]):
         return _call("_sg.batch_transpose", [args[0]])
     method = expr.func.attr if isinstance(expr.func, gast.Attribute) \

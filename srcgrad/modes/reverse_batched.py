@@ -276,6 +276,19 @@ class BatchedBackward:
                 and self.reads(args[0]) and self.reads(args[2]):
             return gast.Call(func=syntax.quote_expr("_sg.batch_add_at"), keywords=[],
                              args=[self.expr(args[0]), args[1], self.expr(args[2])])
+        if dotted == "_sg.dynamic_backward" and len(args) == 2 and not self.reads(args[0]) \
+                and self.reads(args[1]):   # (a call through a value: its saved values, g)
+            return gast.Call(func=syntax.quote_expr("_sg.batch_dynamic_backward"),
+                             args=[args[0], self.expr(args[1])], keywords=[])
+        if isinstance(node.func, gast.Name) and len(args) == 2 \
+                and not any(part in node.func.id for part in _WRITES) \
+                and not self.reads(node.func) and not self.reads(args[0]) \
+                and self.reads(args[1]):   # a callee's backward(saved, g), checked as it runs
+            return gast.Call(func=syntax.quote_expr("_sg.batch_callee_backward"),
+                             args=[node.func, args[0], self.expr(args[1])], keywords=[])
+        if dotted == "np.reshape" and len(args) == 2 and first_only:   # (C order)
+            return gast.Call(func=syntax.quote_expr("_sg.batch_reshape_rows"),
+                             args=[self.expr(args[0]), args[1]], keywords=[])
         if dotted in _SAME_ARGS and first_only:
             return gast.Call(func=syntax.quote_expr(_SAME_ARGS[dotted]),
                              args=[self.expr(args[0])] + list(args[1:]), keywords=[])

@@ -17,6 +17,7 @@ from srcgrad.runtime.array_adjoints import *  # noqa: F403
 from srcgrad.runtime.array_transposes import *  # noqa: F403
 from srcgrad.runtime.batched import *  # noqa: F403
 from srcgrad.runtime.batched_reverse import *  # noqa: F403
+from srcgrad.runtime.batched_reverse_calls import *  # noqa: F403
 from srcgrad.runtime.container_adjoints import *  # noqa: F403
 from srcgrad.runtime.convolution_adjoints import *  # noqa: F403
 from srcgrad.runtime.core import *  # noqa: F403

@@ -7,6 +7,8 @@ whatever the two operands' ranks. An operation without a batched form runs once 
 direction (``map_columns``), stacking the results along the trailing axis.
 """
 
+import operator
+
 import numpy as np
 
 __all__ = ["lift", "batch_zeros", "batch_broadcast", "map_columns", "batch_size",
@@ -80,8 +82,11 @@ def batch_reduce(fn, tangent, axis=None, keepdims=False):
 
 def batch_matmul(fn, a, b, tangent_first):
     """``fn(a_dot, b)`` (``tangent_first``) or ``fn(a, b_dot)`` (``fn``: ``np.matmul`` or
-    ``np.dot``, which agree on vectors and matrices) for every direction at once, where
-    both primal operands are vectors or matrices; any other rank runs per direction."""
+    ``np.dot``, which agree on vectors and matrices; None: the ``@`` operator) for every
+    direction at once, where both primal operands are vectors or matrices; any other
+    rank runs per direction."""
+    if fn is None:
+        fn = operator.matmul
     dot, primal = (a, b) if tangent_first else (b, a)
     if type(dot) is not _NDARRAY or not 2 <= dot.ndim <= 3 or not 1 <= np.ndim(primal) <= 2:
         if tangent_first:
