@@ -65,7 +65,9 @@ FULL_MATRICES = {
     "corpus_sparse_full": ("--corpus-sparse-full", "sparse against dense Jacobians and "
                            "Hessians on every corpus program (tests/sparse/test_corpus_sparse.py)"),
     "function_tables_full": ("--function-tables-full", "every container of functions with "
-                             "every read and item pair (tests/calls/test_function_tables.py)"),
+                             "every read and item pair (tests/calls/test_function_tables.py), "
+                             "every property second derivative "
+                             "(tests/calls/test_property_second_derivatives.py)"),
     "corpus_patterns_full": ("--corpus-patterns-full", "the Jacobian sparsity pattern of "
                              "every corpus program (tests/sparse/test_corpus_patterns.py)"),
 }

@@ -13,9 +13,11 @@ import sys
 from srcgrad.analysis.escapes import check_callee
 from srcgrad.compiler.dispatch import resolve
 from srcgrad.compiler.forward import call_jvp, forward_unit
+from srcgrad.compiler.property_vjp import property_vjp
 from srcgrad.compiler.reverse import reverse_unit
 from srcgrad.runtime import dynamic
 
-__all__ = ["call_jvp", "check_callee", "forward_unit", "resolve", "reverse_unit"]
+__all__ = ["call_jvp", "check_callee", "forward_unit", "property_vjp", "resolve",
+           "reverse_unit"]
 
 dynamic.register_compiler(sys.modules[__name__])

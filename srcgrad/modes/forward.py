@@ -291,14 +291,20 @@ class ForwardMode(ForwardCalls, ForwardControlFlow):
         if info.kind == "rule" and getattr(info.rule, "inplace", False):
             linear = info.rule.linear_in or tuple(info.rule.adjoints)
             values = self.reverse_rules.bind(stmt, info.rule, info.args, info.keywords)
-            guard = info.rule.tangent_guard   # (param, check run when it carries a tangent)
-            checks = syntax.quote(guard[1], **values) if guard and self.carries(
-                values[guard[0]], state) else []
-            if self.rules.linear(call, info, values, linear, state) is None:
-                return [stmt] + checks
-            out = self.own(info.args[0].id, state)
+            guard = info.rule.tangent_guard   # (param, statement run when it carries one)
+            guarded = guard is not None and self.carries(values[guard[0]], state)
+            if self.rules.linear(call, info, values, linear, state) is None \
+                    and not guarded:
+                return [stmt]
+            target = info.args[0].id
+            out = self.own(target, state)
             update = self.rules.linear(call, info, values, linear, state)
-            return [stmt] + checks + out + [gast.Expr(value=update)]
+            body = [stmt] + out + ([gast.Expr(value=update)] if update is not None else [])
+            if guarded:
+                dots = {f"{guard[0]}_dot": self.tangent_or_zero(values[guard[0]], state),
+                        "v_dot": syntax.name(self.tangent(target))}
+                body += syntax.quote(guard[1], **values, **dots)
+            return body
         if info.kind in ("nondiff", "rule"):
             return [stmt]
         return self.escape(stmt, info, state)   # as the reverse mode does

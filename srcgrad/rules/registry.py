@@ -68,7 +68,8 @@ class Rule:
     tangent_call: str | None = None  # linear rows: what the tangent calls instead (the
     #                         functional twin of a helper that writes in place)
     tangent_guard: tuple | None = None  # in-place rows: (param, statement) the forward mode
-    #                         runs when ``param`` carries a tangent the row has no rule for
+    #   runs after the linear update when ``param`` carries a tangent the linear rule
+    #   leaves out (``{param}_dot``: that tangent, ``v_dot``: the updated argument's)
 
     def keeps_real_part(self, param):
         """Must the modes keep the real part of ``param``'s cotangent (``_sg.match_real``)?
@@ -396,7 +397,9 @@ def definplace(func, spec, linear_in, update=None, saves=None, resizes=False, na
     restored after its adjoint). ``resizes``: the call changes a list's length, so its
     update runs even on a zero cotangent (list cotangents stay aligned with the list).
     Forward mode applies the same call to the tangents of ``linear_in``; ``tangent_guard``
-    ``(param, statement)``: a run-time check it emits when ``param`` carries a tangent."""
+    ``(param, statement)``: a statement it emits after that when ``param`` carries a
+    tangent (a check, or the term through ``param``: ``{param}_dot`` its tangent,
+    ``v_dot`` the updated argument's)."""
     param_names, defaults = _params(spec)
     rule = Rule(name or qualified_name(func), param_names, defaults, adjoints, "linear",
                 linear_in=tuple(linear_in), inplace=True, update=update, saves=saves,

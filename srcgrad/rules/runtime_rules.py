@@ -132,11 +132,26 @@ deflinear(rt.saved_item, "v, index", "_sg.saved_item_adjoint(g, v, index)", line
 definplace(rt.add_at, "v, index, item", ("v", "item"),          # v[index] += item
            item="_sg.item_adjoint(g, index, item)")
 # v[name] += item; with ``obj`` a property's getter is differentiated, whose second
-# derivative in ``obj`` has no row: refused when it runs, never left out
+# derivative in ``obj`` forward mode adds when ``obj`` carries a tangent (the tangent of
+# the getter's vjp, property_curvature); reverse mode over it is refused when it runs
 definplace(rt.add_attr, "v, name, item, obj=None", ("v", "item"),
            item="_sg.attr_item_adjoint(g, name, item, obj)",
-           tangent_guard=("obj", "_sg.refuse_property_tangent(obj, name)"))
-defnondiff(rt.refuse_property_tangent)
+           obj="_sg.property_object_adjoint(obj, name)",
+           tangent_guard=("obj", "v_dot = _sg.property_curvature(v_dot, name, item, obj, "
+                                 "obj_dot)"))
+defnondiff(rt.refuse_property_tangent, rt.property_object_adjoint)
+# the term property_curvature adds is a property's second derivative (refused when
+# differentiated again); for a field or a method it adds nothing: v passes on
+defadjoint(rt.property_curvature, "v, name, item, obj, obj_dot",
+           v="_sg.property_free(obj, name, g)",
+           item="_sg.zeros_like(_sg.property_free(obj, name, item))",
+           obj="_sg.property_object_adjoint(obj, name)",
+           obj_dot="_sg.property_object_adjoint(obj, name)",
+           tangent={"v": "_sg.property_free(obj, name, v_dot)",
+                    "item": "_sg.zeros_like(_sg.property_free(obj, name, v))",
+                    "obj": "_sg.zeros_like(_sg.property_free(obj, name, v))",
+                    "obj_dot": "_sg.zeros_like(_sg.property_free(obj, name, v))"})
+deflinear(rt.property_free, "obj, name, v", "_sg.property_free(obj, name, g)", linear_in="v")
 definplace(rt.clear_item, "v, index", ("v",), update="_sg.clear_item(g, index)",
            saves="index")                                        # v[index] = 0
 definplace(rt.restore_item, "v, index, item", ("v", "item"), saves="index",

@@ -38,7 +38,10 @@ from srcgrad.runtime.structures import (  # noqa: F401
     field_tangent,
     is_structure,
     property_cotangent,
+    property_curvature,
+    property_free,
     property_getter,
+    property_object_adjoint,
     refuse_property_tangent,
 )
 
@@ -253,7 +256,9 @@ def is_own_method(x, name):
 
 def attr_item_adjoint(dx, name, item, obj=None):
     """The cotangent of ``item`` in ``add_attr(dx, name, item, obj)``: the field's, or
-    the whole receiver's for a method bound to ``obj``."""
+    the whole receiver's for a method bound to ``obj``. Through a property's getter (a
+    gradient of a gradient) it is refused (``property_object_adjoint``)."""
+    property_object_adjoint(obj, name)
     if obj is not None and is_own_method(obj, name):
         return snapshot(dx)
     return item_adjoint(dx, name, item)

@@ -127,6 +127,52 @@ def property_cotangent(getter, obj, g):
     return as_sparse(dself)
 
 
+def property_curvature(dx_dot, name, g, obj, obj_dot):
+    """The part of the tangent of ``add_attr(dx, name, g, obj)`` that comes through
+    ``obj`` along ``obj_dot``, added into ``dx_dot`` (the tangent of ``dx``, a sparse dict
+    of fields): for a property, the tangent of its getter's vjp (``g`` held), the getter's
+    second derivative; nothing for a field or a method, whose cotangent is ``g`` alone."""
+    getter = None if obj is None else property_getter(obj, name)
+    if getter is None or obj_dot is None:
+        return dx_dot
+    from srcgrad.runtime.dynamic import _compiler, dynamic_jvp
+
+    _, tangent = dynamic_jvp(_compiler().property_vjp, None, (obj, g, getter),
+                             (obj_dot, None, None))
+    if tangent is None or (type(tangent) is float and tangent == 0.0):
+        return dx_dot
+    from srcgrad.runtime.core import add_cotangents
+
+    for key, value in as_sparse(tangent).items():
+        dx_dot[key] = add_cotangents(dx_dot[key], value) if key in dx_dot else value
+    return dx_dot
+
+
+def property_object_adjoint(obj, name):
+    """The cotangent ``obj`` gets through ``add_attr(dx, name, g, obj)`` in reverse mode
+    over a backward sweep: none for a field or a method (``{}``, a sparse dict without
+    fields); through a property's getter (its vjp differentiated again in reverse mode)
+    it is refused, never left out."""
+    if obj is not None and property_getter(obj, name) is not None:
+        raise TransformError(
+            f"srcgrad does not differentiate a gradient in reverse mode through the "
+            f"property `{type(obj).__name__}.{name}` (a gradient of a gradient): use "
+            "forward mode over the gradient (sg.hvp, sg.hessian, sg.jvp of sg.grad), or "
+            "write it as a method call, obj.name()")
+    return {}
+
+
+def property_free(obj, name, v):
+    """``v``, once ``obj.name`` is proven not a property: what ``property_curvature``
+    adds for a field or a method is nothing, so its derivatives pass ``v`` on; a
+    property's third derivative is refused."""
+    if obj is not None and property_getter(obj, name) is not None:
+        raise TransformError(
+            f"srcgrad does not differentiate a third time through the property "
+            f"`{type(obj).__name__}.{name}`: write it as a method call, obj.name(), instead")
+    return v
+
+
 def attr_cotangent(g, name, obj=None):
     """The cotangent ``obj`` gets from ``g``, that of ``getattr(obj, name)``: a sparse
     dict holding the field. A property or a method read by ``getattr`` is refused (the

@@ -35,6 +35,7 @@ EXEMPT = {
     rt.without_derivative: "returns a value holding no float, or raises (a guard)",
     rt.refuse_changed_defaults: "raises (a guard)",
     rt.refuse_property_tangent: "returns None or raises (a guard)",
+    rt.property_object_adjoint: "returns {} (a zero object cotangent) or raises (a guard)",
     rt.checked_namespace: "returns the namespace it is given (a module), or raises",
     array_api_compat.array_namespace: "returns a namespace (a module), not a number",
     array_api_compat.device: "returns a device (where an array lives), not a number",
