@@ -26,6 +26,11 @@ from benchmarks.fuzz import oracle
 
 _COUNTER = itertools.count()
 CHECK_SECONDS = 300.0   # every mode of one program (compiles included) on a loaded machine
+PRIMAL_SECONDS = 2.0    # the program itself (a shrunk candidate may loop forever)
+# ... one that calls srcgrad inside (the ``nested`` family) compiles those derivatives on
+# its first run: seconds on a loaded machine, which the plain limit counted as the
+# program failing (``invalid``)
+DIFFERENTIATING_PRIMAL_SECONDS = 60.0
 _SCRATCH = []
 
 ENTRY = """\
@@ -138,6 +143,14 @@ def time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
+def primal_limit(source):
+    """Seconds the program itself may run: longer where it calls srcgrad inside."""
+    differentiates = any(line.lstrip().startswith(("import srcgrad", "from srcgrad"))
+                         for line in source.splitlines()) and "sg." in source.split(
+        "\ndef ", 1)[-1]
+    return DIFFERENTIATING_PRIMAL_SECONDS if differentiates else PRIMAL_SECONDS
+
+
 def run(source, func, specs, seed, modes=oracle.MODES, args=None):
     """The verdict on ``source``'s ``func`` at ``args`` (default: drawn from ``seed``);
     ``invalid`` when the program itself fails or gives no finite scalar there."""
@@ -149,7 +162,7 @@ def run(source, func, specs, seed, modes=oracle.MODES, args=None):
     try:
         try:
             # (an underflow is harmless: the value stays finite and smooth)
-            with np.errstate(all="raise", under="ignore"), time_limit(2.0):
+            with np.errstate(all="raise", under="ignore"), time_limit(primal_limit(source)):
                 value = f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
             if np.shape(value) != () or not np.isfinite(float(value)):
                 raise ValueError(f"not a finite scalar: {value!r}")

@@ -167,3 +167,14 @@ def test_family_programs_of_the_newer_constructs_check_out_in_every_mode(family,
         outcome = runner.run(program.source, program.func, program.arg_specs, seed,
                              ("reverse", "forward", "hvp"))
     assert outcome.verdict.outcome == "ok", (program.source, outcome.verdict)
+
+
+def test_a_program_differentiating_inside_gets_time_to_compile_its_derivatives():
+    """A ``nested`` program compiles ``sg.grad(inner)`` on its first run; under the
+    plain limit a loaded machine made that an ``invalid`` program."""
+    from benchmarks.fuzz.families import generate_family
+
+    nested = generate_family(3, "nested").source
+    plain = generate_family(3, "containers").source
+    assert runner.primal_limit(nested) == runner.DIFFERENTIATING_PRIMAL_SECONDS
+    assert runner.primal_limit(plain) == runner.PRIMAL_SECONDS < 10
