@@ -66,7 +66,9 @@ class AdjointBookkeeping:
             state[var] = OWNED if owned else SHARED
             return [syntax.assign(adjoint, contribution)]
         if var not in self.mode.numbers or var in self.mode.containers:   # never + on lists
-            state[var] = OWNED
+            # a new container, but a tuple's sum is a tuple: an item added to it later
+            # copies it into a list first (``own``)
+            state[var] = OWNED if var not in self.mode.containers else SHARED
             return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
         sign = "+"
         if isinstance(contribution, gast.UnaryOp) and isinstance(contribution.op, gast.USub):

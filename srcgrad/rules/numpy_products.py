@@ -3,6 +3,7 @@ one factor replaced by its tangent)."""
 
 import numpy as np
 
+from srcgrad import runtime as rt
 from srcgrad.rules.registry import defadjoint
 
 defadjoint(np.dot, "a, b, out=None",
@@ -36,9 +37,12 @@ defadjoint(np.cross, "a, b, axisa=-1, axisb=-1, axisc=-1, axis=None", broadcasts
 _SLOTS = ("subscripts", "o1", "o2", "o3", "o4", "o5", "o6", "o7")
 _EINSUM = ", ".join(_SLOTS[:1] + tuple(f"{s}=None" for s in _SLOTS[1:])) + \
     ", out=None, dtype=None, order='K', casting='safe', optimize=False"
-_OPERANDS = "[" + ", ".join(_SLOTS) + "]"
+_OPERANDS = ", ".join(_SLOTS)
 _ARGUMENTS = ", ".join(_SLOTS)
-defadjoint(np.einsum, _EINSUM,
-           **{s: f"_sg.einsum_cotangent(g, {i}, (), {_ARGUMENTS})" for i, s in enumerate(_SLOTS)},
-           tangent={s: "_sg.einsum_call(" + _OPERANDS.replace(s, s + "_dot") + ")"
-                    for s in _SLOTS})
+_EINSUM_ROW = dict(
+    **{s: f"_sg.einsum_cotangent(g, {i}, (), {_ARGUMENTS})" for i, s in enumerate(_SLOTS)},
+    tangent={s: "_sg.einsum_call(" + _OPERANDS.replace(s, s + "_dot") + ")" for s in _SLOTS})
+defadjoint(np.einsum, _EINSUM, **_EINSUM_ROW)
+# the tangent's call: np.einsum of the slots given, with np.einsum's row
+defadjoint(rt.einsum_call, ", ".join(_SLOTS[:1] + tuple(f"{s}=None" for s in _SLOTS[1:])),
+           **_EINSUM_ROW)

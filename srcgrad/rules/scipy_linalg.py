@@ -2,6 +2,11 @@
 the matrix exponential and square root (see ``srcgrad.runtime.scipy_linalg_adjoints``
 for the formulas), registered only when SciPy imports.
 
+Every template is written in rows only: the solves call SciPy again through runtime
+twins that carry the same rows (``_sg.triangular_solve`` is ``solve_triangular``), and
+the linear maps between them (the triangle read, transposes, conjugates) have rows whose
+transposes are each other. So derivatives of any order differentiate through rows.
+
 SciPy's functions do not always say which module they live in, so every row names itself.
 """
 
@@ -11,7 +16,22 @@ except ImportError:  # pragma: no cover - exercised only without SciPy
     sl = None
 
 from srcgrad import runtime as rt
-from srcgrad.rules.registry import defadjoint
+from srcgrad.rules.registry import defadjoint, deflinear, defnondiff
+
+
+def _t(x):
+    return f"np.swapaxes({x}, -1, -2)"
+
+
+def _outer(left, right, a):
+    """``left right^T`` for right-hand sides shaped like the solution."""
+    return f"(_sg.column({left}, {a}) @ {_t(f'_sg.column({right}, {a})')})"
+
+
+def _solved(call):
+    """A solve of ``-dM x`` shaped like the solution (a vector ``x`` is one column)."""
+    return f"np.reshape({call}, np.shape(ans))"
+
 
 _ADJOINT_Y = "_sg.sylvester(np.transpose(a), np.transpose(b), g)"
 _SYLVESTER = dict(
@@ -20,53 +40,122 @@ _SYLVESTER = dict(
                            "b": "_sg.sylvester(a, b, -(ans @ b_dot))",
                            "q": "_sg.sylvester(a, b, q_dot)"})
 
+# solve_triangular: x = M^-1 b for M = op(R), R the triangle read and op the identity,
+# transpose or conjugate transpose: gb = M^-T g (a solve with conj(a) where op
+# conjugates), gR = op(-gb x^T) (op is its own transpose), ga = R's mask of gR.
 _TRI = "trans, lower, unit_diagonal"
+_TRI_GB = ("_sg.triangular_solve(_sg.conj_if(a, _sg.conjugates(trans)), g, "
+           "_sg.adjoint_trans(trans), lower, unit_diagonal)")
+_TRIANGULAR = dict(
+    a=f"_sg.triangle_read(_sg.op_of(-{_outer(_TRI_GB, 'ans', 'a')}, trans), lower, "
+      "unit_diagonal)",
+    b=_TRI_GB,
+    tangent={"a": _solved(f"_sg.triangular_solve(a, -(_sg.op_of(_sg.triangle_read(a_dot, "
+                          f"lower, unit_diagonal), trans) @ _sg.column(ans, a)), {_TRI})"),
+             "b": f"_sg.triangular_solve(a, b_dot, {_TRI})"})
+
+# cho_solve: A = L L^H (or U^H U) from the factor F read from c: gb = A^-T g =
+# conj(A^-1 conj(g)), gA = -gb x^T, gL = (gA + gA^H) conj(L) (conj(U) (gA + gA^H));
+# A_dot = L_dot L^H + L L_dot^H (U_dot^H U + U^H U_dot).
+_C, _LOW = "c_and_lower[0]", "c_and_lower[1]"
+_FACTOR = f"_sg.triangle_read({_C}, {_LOW})"
+_CHO_GB = "np.conj(_sg.cho_solve(c_and_lower, np.conj(g)))"
+_CHO_A_DOT = (f"_sg.hermitian_sum(_sg.factor_product(_sg.triangle_read(c_and_lower_dot[0], "
+              f"{_LOW}), np.conj({_t(_FACTOR)}), {_LOW}))")
+_CHOLESKY_SOLVE = dict(
+    c_and_lower=f"(_sg.triangle_read(_sg.factor_product(_sg.hermitian_sum("
+                f"-{_outer(_CHO_GB, 'ans', _C)}), np.conj({_FACTOR}), {_LOW}), {_LOW}), None)",
+    b=_CHO_GB,
+    tangent={"c_and_lower": _solved(f"_sg.cho_solve(c_and_lower, -({_CHO_A_DOT} @ "
+                                    f"_sg.column(ans, {_C})))"),
+             "b": "_sg.cho_solve(c_and_lower, b_dot)"})
+
+# solve: M read from a by assume_a (all of it, or a symmetric/Hermitian triangle),
+# solved with M or M^T (transposed).
 _SOLVE = "lower, assume_a, transposed"
+_SOLVE_GB = "_sg.general_solve(a, g, lower, assume_a, not transposed)"
+_GENERAL_SOLVE = dict(
+    a=f"_sg.read_cotangent(-_sg.op_of({_outer(_SOLVE_GB, 'ans', 'a')}, transposed), "
+      "assume_a, lower)",
+    b=_SOLVE_GB,
+    tangent={"a": _solved(f"_sg.general_solve(a, -(_sg.op_of(_sg.read_tangent(a_dot, "
+                          f"assume_a, lower), transposed) @ _sg.column(ans, a)), {_SOLVE})"),
+             "b": f"_sg.general_solve(a, b_dot, {_SOLVE})"})
+
+# expm: the Frechet derivative L(A, E) is the upper right block of expm([[A, E], [0, A]]),
+# and its transpose in E is L(A^T, G).
+_EXPM = dict(A=f"_sg.upper_right(_sg.matrix_exp(_sg.upper_block({_t('A')}, g)))",
+             tangent={"A": "_sg.upper_right(_sg.matrix_exp(_sg.upper_block(A, A_dot)))"})
+
+
+def _register_pieces():
+    """Rows of the runtime's pieces the templates above are written with."""
+    defnondiff(rt.transposes, rt.conjugates, rt.adjoint_trans)
+    deflinear(rt.column, "v, a", "np.reshape(g, np.shape(v))", linear_in="v")
+    deflinear(rt.conj_if, "v, flag", "_sg.conj_if(g, flag)", linear_in="v")
+    deflinear(rt.op_of, "m, trans", "_sg.op_of(g, trans)", linear_in="m")
+    deflinear(rt.triangle_read, "m, lower, unit_diagonal=False",
+              "_sg.triangle_read(g, lower, unit_diagonal)", linear_in="m")
+    deflinear(rt.hermitian_sum, "m", "_sg.hermitian_sum(g)", linear_in="m")
+    defadjoint(rt.factor_product, "m, f, lower",
+               m=f"_sg.factor_product(g, {_t('f')}, lower)",
+               f=f"_sg.factor_product(g, {_t('m')}, not lower)",
+               tangent={"m": "_sg.factor_product(m_dot, f, lower)",
+                        "f": "_sg.factor_product(m, f_dot, lower)"})
+    deflinear(rt.read_cotangent, "m, assume_a, lower", "_sg.read_tangent(g, assume_a, lower)",
+              linear_in="m")
+    deflinear(rt.read_tangent, "m, assume_a, lower", "_sg.read_cotangent(g, assume_a, lower)",
+              linear_in="m")
+    defadjoint(rt.upper_block, "a, e", a="_sg.diagonal_blocks(g)", e="_sg.upper_right(g)",
+               tangent="linear")
+    deflinear(rt.upper_right, "m", "_sg.upper_right_adjoint(g, m)", linear_in="m")
+    deflinear(rt.upper_right_adjoint, "v, m", "_sg.upper_right(g)", linear_in="v")
+    deflinear(rt.diagonal_blocks, "m", "_sg.upper_block(g, np.zeros_like(g))", linear_in="m")
+    deflinear(rt.matrix_root, "v", "g", linear_in="v")
 
 
 def _register():
-    defadjoint(sl.solve_triangular, "a, b, trans=0, lower=False, unit_diagonal=False, "
-               "overwrite_b=False, check_finite=True",
-               a=f"_sg.solve_triangular_adjoint_a(g, a, ans, {_TRI})",
-               b=f"_sg.solve_triangular_adjoint_b(g, a, {_TRI})",
-               tangent={"a": f"_sg.solve_triangular_tangent(a_dot, None, a, ans, {_TRI})",
-                        "b": f"_sg.solve_triangular_tangent(None, b_dot, a, ans, {_TRI})"},
-               name="scipy.linalg.solve_triangular")
+    _register_pieces()
+    for function, spec, name in (
+            (sl.solve_triangular, "a, b, trans=0, lower=False, unit_diagonal=False, "
+             "overwrite_b=False, check_finite=True", "scipy.linalg.solve_triangular"),
+            (rt.triangular_solve, "a, b, trans=0, lower=False, unit_diagonal=False", None)):
+        defadjoint(function, spec, name=name, **_TRIANGULAR)
     defadjoint(sl.cholesky, "a, lower=False, overwrite_a=False, check_finite=True",
                a="_sg.cholesky_adjoint(g, ans, not lower)",
                tangent={"a": "_sg.cholesky_tangent(a_dot, ans, not lower)"},
                name="scipy.linalg.cholesky")
+    # c holds the factor in one triangle and a copy of a's other triangle
+    factor, read = "_sg.triangle_read(ans[0], lower)", "_sg.triangle_read({}, lower)"
     defadjoint(sl.cho_factor, "a, lower=False, overwrite_a=False, check_finite=True",
-               a="_sg.cho_factor_adjoint(g, a, ans)",
-               tangent={"a": "_sg.cho_factor_tangent(a_dot, a, ans)"},
+               a=f"_sg.cholesky_adjoint({read.format('g[0]')}, {factor}, not lower) + g[0] - "
+                 f"{read.format('g[0]')}",
+               tangent={"a": f"(_sg.cholesky_tangent(a_dot, {factor}, not lower) + a_dot - "
+                             f"{read.format('a_dot')}, None)"},
                name="scipy.linalg.cho_factor")
-    defadjoint(sl.cho_solve, "c_and_lower, b, overwrite_b=False, check_finite=True",
-               c_and_lower="_sg.cho_solve_adjoint_c(g, c_and_lower, b, ans)",
-               b="_sg.cho_solve_adjoint_b(g, c_and_lower, b)",
-               tangent={"c_and_lower": "_sg.cho_solve_tangent_c(c_and_lower_dot, "
-                                       "c_and_lower, ans)",
-                        # A^-1 b_dot, through the adjoint's A^-T = conj(A^-1 conj(.))
-                        "b": "np.conj(_sg.cho_solve_adjoint_b(np.conj(b_dot), c_and_lower, "
-                             "None))"},
-               name="scipy.linalg.cho_solve")
-    defadjoint(sl.solve, "a, b, lower=False, overwrite_a=False, overwrite_b=False, "
-               "check_finite=True, assume_a=None, transposed=False",
-               a=f"_sg.scipy_solve_adjoint_a(g, a, ans, {_SOLVE})",
-               b=f"_sg.scipy_solve_adjoint_b(g, a, {_SOLVE})",
-               tangent={"a": f"_sg.scipy_solve_tangent(a_dot, None, a, ans, {_SOLVE})",
-                        "b": f"_sg.scipy_solve_tangent(None, b_dot, a, ans, {_SOLVE})"},
-               name="scipy.linalg.solve")
+    for function, spec, name in (
+            (sl.cho_solve, "c_and_lower, b, overwrite_b=False, check_finite=True",
+             "scipy.linalg.cho_solve"), (rt.cho_solve, "c_and_lower, b", None)):
+        defadjoint(function, spec, name=name, **_CHOLESKY_SOLVE)
+    for function, spec, name in (
+            (sl.solve, "a, b, lower=False, overwrite_a=False, overwrite_b=False, "
+             "check_finite=True, assume_a=None, transposed=False", "scipy.linalg.solve"),
+            (rt.general_solve, "a, b, lower=False, assume_a=None, transposed=False", None)):
+        defadjoint(function, spec, name=name, **_GENERAL_SOLVE)
     defadjoint(sl.inv, "a, overwrite_a=False, check_finite=True, assume_a=None, lower=False",
-               a="_sg.inv_adjoint_read(g, ans, assume_a, lower)",
-               tangent={"a": "_sg.inv_tangent_read(a_dot, ans, assume_a, lower)"},
+               a=f"_sg.read_cotangent(-({_t('ans')} @ g @ {_t('ans')}), assume_a, lower)",
+               tangent={"a": "-(ans @ _sg.read_tangent(a_dot, assume_a, lower) @ ans)"},
                name="scipy.linalg.inv")
     defadjoint(sl.det, "a, overwrite_a=False, check_finite=True",
                a="_sg.det_adjoint(g, a, ans)", tangent={"a": "_sg.det_tangent(a_dot, a, ans)"},
                name="scipy.linalg.det")
-    defadjoint(sl.expm, "A", A="_sg.expm_adjoint(g, A)",
-               tangent={"A": "_sg.expm_tangent(A_dot, A)"}, name="scipy.linalg.expm")
-    defadjoint(sl.sqrtm, "A, disp=None, blocksize=None", A="_sg.sqrtm_adjoint(g, ans)",
-               tangent={"A": "_sg.sqrtm_tangent(A_dot, ans)"}, name="scipy.linalg.sqrtm")
+    defadjoint(sl.expm, "A", name="scipy.linalg.expm", **_EXPM)
+    defadjoint(rt.matrix_exp, "A", **_EXPM)
+    # X X = A: X dX + dX X = dA (a Sylvester equation), and its transpose in dA
+    root = _t("_sg.matrix_root(ans)")
+    defadjoint(sl.sqrtm, "A, disp=None, blocksize=None", name="scipy.linalg.sqrtm",
+               A=f"_sg.sylvester({root}, {root}, g)",
+               tangent={"A": "_sg.sylvester(_sg.matrix_root(ans), _sg.matrix_root(ans), A_dot)"})
 
     # A X + X B = Q: with Y solving A^T Y + Y B^T = g, Q gets Y, A gets -Y X^T and B
     # -X^T Y (transposes, not conjugates: autograd's convention); written in rows only

@@ -78,8 +78,10 @@ def _einsum_spec(args):
     return spelled, output.replace("...", ellipsis), operands
 
 
-def einsum_call(args):
-    """``np.einsum(*args)`` without the unused (``None``) trailing slots."""
+def einsum_call(subscripts, o1=None, o2=None, o3=None, o4=None, o5=None, o6=None, o7=None):
+    """``np.einsum`` of the slots that are given (an unused slot is ``None``): the
+    tangent of ``np.einsum``, with ``np.einsum``'s own row."""
+    args = [subscripts, o1, o2, o3, o4, o5, o6, o7]
     return np.einsum(*[a for a in args if a is not None])
 
 
