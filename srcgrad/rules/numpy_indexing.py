@@ -6,7 +6,8 @@ the sorts, whose permutation is piecewise constant in the data.
 
 import numpy as np
 
-from srcgrad.rules.registry import defadjoint, defconstant, deflinear, defrefuses
+from srcgrad import runtime as rt
+from srcgrad.rules.registry import defadjoint, defconstant, deflinear, defnondiff, defrefuses
 
 deflinear(np.triu, "m, k=0", "np.triu(g, k)", linear_in="m")
 deflinear(np.tril, "m, k=0", "np.tril(g, k)", linear_in="m")
@@ -50,15 +51,38 @@ defadjoint(np.linspace, _LINSPACE,
            tangent={"start": "_sg.linspace_tangent(start_dot, 0, start, stop, num, endpoint, axis)",
                     "stop": "_sg.linspace_tangent(0, stop_dot, start, stop, num, endpoint, axis)"})
 
-# Piecewise-linear interpolation.
-defadjoint(np.interp, "x, xp, fp, left=None, right=None, period=None",
-           x="_sg.interp_adjoint_x(g, x, xp, fp, period)",
-           xp="_sg.interp_adjoint_xp(g, x, xp, fp, period)",
-           fp="_sg.interp_adjoint_fp(g, x, xp, fp, left, right, period)",
-           tangent={"x": "_sg.interp_tangent_x(x_dot, x, xp, fp, period)",
-                    "xp": "_sg.interp_tangent_xp(xp_dot, x, xp, fp, period)",
-                    "fp": "_sg.interp_tangent_fp(fp_dot, x, xp, left, right, period)"})
+# Piecewise-linear interpolation: on the segment i each x is in (piecewise constant),
+# y = fp_i (1 - t) + fp_i+1 t with t = (x - xp_i) / (xp_i+1 - xp_i); beyond xp's range
+# the end value of fp (unless left/right replaces it). Written with np.take (its
+# transpose is _sg.take_adjoint), so every order differentiates through rows.
+_I = "_sg.interp_index(x, xp, period)"
+_M = "_sg.interp_inside(x, xp)"
+_W = f"(np.take(xp, {_I} + 1) - np.take(xp, {_I}))"
+_T = f"((x - np.take(xp, {_I})) / {_W})"
+_SLOPE = f"((np.take(fp, {_I} + 1) - np.take(fp, {_I})) / {_W})"
+_ENDS = (("_sg.interp_outside(x, xp, left, 0)", "0"),
+         ("_sg.interp_outside(x, xp, right, -1)", "-1"))
 
+
+def _scatter(value, onto, index):
+    return f"_sg.take_adjoint({value}, {onto}, {index}, None)"
+
+
+defadjoint(np.interp, "x, xp, fp, left=None, right=None, period=None",
+           x=f"g * {_M} * {_SLOPE}",
+           xp=f"{_scatter(f'g * {_M} * {_SLOPE} * ({_T} - 1)', 'xp', _I)} - "
+              f"{_scatter(f'g * {_M} * {_SLOPE} * {_T}', 'xp', f'{_I} + 1')}",
+           fp=" + ".join([_scatter(f"g * {_M} * (1 - {_T})", "fp", _I),
+                          _scatter(f"g * {_M} * {_T}", "fp", f"{_I} + 1")]
+                         + [_scatter(f"np.sum(g * {mask})", "fp", end) for mask, end in _ENDS]),
+           tangent={"x": f"x_dot * {_M} * {_SLOPE}",
+                    "xp": f"{_M} * {_SLOPE} * (({_T} - 1) * np.take(xp_dot, {_I}) - {_T} * "
+                          f"np.take(xp_dot, {_I} + 1))",
+                    "fp": " + ".join([f"{_M} * ((1 - {_T}) * np.take(fp_dot, {_I}) + {_T} * "
+                                      f"np.take(fp_dot, {_I} + 1))"]
+                                     + [f"{mask} * np.take(fp_dot, {end})"
+                                        for mask, end in _ENDS])})
+defnondiff(rt.interp_index, rt.interp_inside, rt.interp_outside)
 defrefuses(np.interp, "left", "right", "period")
 defconstant(np.real_if_close, tol="a tolerance: the value is locally constant in it")
 defconstant(np.full_like, a="only its shape and dtype are read")

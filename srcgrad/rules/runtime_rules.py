@@ -39,8 +39,7 @@ COMPILED_FROM_SOURCE = frozenset("""
     dynamic_jvp dynamic_jvp_keywords eig_adjoint eig_tangent eigh_adjoint eigh_tangent
     eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent
     field_tangent float64 float64_cotangent floats_apply
-    interp_adjoint_fp interp_adjoint_x interp_adjoint_xp interp_tangent_fp
-    interp_tangent_x interp_tangent_xp lstsq_adjoints
+    lstsq_adjoints
     lstsq_tangent matrix_power_adjoint matrix_power_tangent missing_transpose
     multi_dot_adjoint multi_dot_tangent multidigamma mvn_adjoint mvn_tangent
     odeint_adjoints odeint_tangent pinv_adjoint pinv_tangent power prod_adjoint_tangent

@@ -192,12 +192,27 @@ def trapezoid_adjoint_dx(g, y, axis):
     return np.sum(g * inner)
 
 
-def _interp_segments(x, xp):
-    index = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, len(xp) - 2)
-    inside = (x >= xp[0]) & (x <= xp[-1])
-    width = xp[index + 1] - xp[index]
-    t = (x - xp[index]) / width
-    return index, inside, width, t
+# np.interp's rows are written with np.take of ``xp`` and ``fp`` at the segment each ``x``
+# is in, and these masks and indices (piecewise constant: no derivative).
+def interp_index(x, xp, period=None):
+    """The segment ``[xp[i], xp[i + 1]]`` each ``x`` is in (the first or last outside)."""
+    refuse_interp_period(period)
+    xp = as_array(xp)
+    return np.clip(np.searchsorted(xp, as_array(x), side="right") - 1, 0, len(xp) - 2)
+
+
+def interp_inside(x, xp):
+    """1 where ``x`` is within ``xp``'s range, else 0."""
+    x, xp = as_array(x), as_array(xp)
+    return ((x >= xp[0]) & (x <= xp[-1])).astype(float)
+
+
+def interp_outside(x, xp, end, side):
+    """1 where ``x`` is beyond ``xp``'s first (``side`` 0) or last (``side`` -1) point
+    and takes the end value of ``fp`` there (``end``, ``left`` or ``right``, is None)."""
+    x, xp = as_array(x), as_array(xp)
+    beyond = x < xp[0] if side == 0 else x > xp[-1]
+    return beyond.astype(float) * (end is None)
 
 
 def refuse_interp_period(period):
@@ -205,37 +220,3 @@ def refuse_interp_period(period):
     that, so it is an error rather than a wrong derivative."""
     if period is not None:
         raise NotImplementedError("the derivative of np.interp with period=...")
-
-
-def interp_adjoint_x(g, x, xp, fp, period=None):
-    refuse_interp_period(period)
-    index, inside, width, _ = _interp_segments(as_array(x), as_array(xp))
-    fp = as_array(fp)
-    return g * inside * (fp[index + 1] - fp[index]) / width
-
-
-def interp_adjoint_fp(g, x, xp, fp, left, right, period=None):
-    refuse_interp_period(period)
-    x, xp = np.asanyarray(x), np.asanyarray(xp)   # NumPy only: np.add.at
-    index, inside, _, t = _interp_segments(x, xp)
-    out = np.zeros(np.shape(fp), dtype=np.result_type(fp, g, 0.0))
-    g = np.broadcast_to(g, x.shape)
-    np.add.at(out, index[inside], (g * (1 - t))[inside])
-    np.add.at(out, index[inside] + 1, (g * t)[inside])
-    if left is None:
-        out[0] += np.sum(g[x < xp[0]])
-    if right is None:
-        out[-1] += np.sum(g[x > xp[-1]])
-    return out
-
-
-def interp_adjoint_xp(g, x, xp, fp, period=None):
-    refuse_interp_period(period)
-    x, xp, fp = np.asanyarray(x), np.asanyarray(xp), as_array(fp)   # np.add.at: NumPy
-    index, inside, width, t = _interp_segments(x, xp)
-    slope = (fp[index + 1] - fp[index]) / width
-    out = np.zeros(np.shape(xp), dtype=np.result_type(xp, g, 0.0))
-    g = np.broadcast_to(g, x.shape)
-    np.add.at(out, index[inside], (g * slope * (t - 1))[inside])
-    np.add.at(out, index[inside] + 1, (-g * slope * t)[inside])
-    return out

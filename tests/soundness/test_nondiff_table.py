@@ -37,6 +37,9 @@ EXEMPT = {
     rt.refuse_property_tangent: "returns None or raises (a guard)",
     rt.property_object_adjoint: "returns {} (a zero object cotangent) or raises (a guard)",
     rt.checked_namespace: "returns the namespace it is given (a module), or raises",
+    rt.transposes: "whether a solve's trans flag transposes (a flag, not a number)",
+    rt.conjugates: "whether a solve's trans flag conjugates (a flag, not a number)",
+    rt.adjoint_trans: "the trans flag of the transposed solve (a flag, not a number)",
     array_api_compat.array_namespace: "returns a namespace (a module), not a number",
     array_api_compat.device: "returns a device (where an array lives), not a number",
     **{getattr(array_api_compat, name): "whether a value is some kind of array or namespace"
@@ -64,6 +67,10 @@ USES = {
     array_api_compat.is_writeable_array:
         lambda x: float(array_api_compat.is_writeable_array(x * 2.0)),
     rt.reduced_count: lambda x: float(rt.reduced_count(x * 2.0, 0)),
+    rt.interp_index: lambda x: _total(rt.interp_index(x * 2.0, np.array([0.0, 1.0, 2.0]))),
+    rt.interp_inside: lambda x: _total(rt.interp_inside(x * 2.0, np.array([-1.0, 0.5, 2.0]))),
+    rt.interp_outside: lambda x: _total(rt.interp_outside(x * 2.0, np.array([0.0, 1.0, 2.0]),
+                                                          None, -1)),
     builtins.range: lambda x: _total(list(range(int(x[2] * 7)))),
     builtins.int: lambda x: float(int(x[1] * 7)),
     builtins.bool: lambda x: float(bool(x[0] - 0.3)),
