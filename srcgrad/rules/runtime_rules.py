@@ -361,11 +361,9 @@ defadjoint(rt.signal_convolve, "in1, in2, mode='full', method='auto'",
            in1="_sg.convolve_adjoint(g, in2, in1)", in2="_sg.convolve_adjoint(g, in1, in2)",
            tangent={"in1": "_sg.signal_convolve(in1_dot, in2, mode, method)",
                     "in2": "_sg.signal_convolve(in1, in2_dot, mode, method)"})
-# solve_banded's and the multivariate normal entropy's helpers: no derivative yet (a
-# second derivative through them is refused, naming the helper and its argument).
-for _helper, _spec in ((rt.solve_banded_adjoint, "g, l_and_u, ab, ans, which"),
-                       (rt.solve_banded_tangent, "l_and_u, ab, ans, ab_dot=None, b_dot=None"),
-                       (rt.mvn_entropy_adjoint, "g, cov"),
+# The multivariate normal entropy's helpers: no derivative yet (a second derivative
+# through them is refused, naming the helper and its argument).
+for _helper, _spec in ((rt.mvn_entropy_adjoint, "g, cov"),
                        (rt.mvn_entropy_tangent, "cov_dot, cov")):
     defadjoint(_helper, _spec, refuses=tuple(p.split("=")[0].strip() for p in _spec.split(",")
                                              if p.split("=")[0].strip() not in

@@ -88,6 +88,16 @@ _EXPM = dict(A=f"_sg.upper_right(_sg.matrix_exp(_sg.upper_block({_t('A')}, g)))"
              tangent={"A": "_sg.upper_right(_sg.matrix_exp(_sg.upper_block(A, A_dot)))"})
 
 
+# solve_banded: A = banded_dense(ab); gb = A^-T g (a banded solve with the band of A^T),
+# gab = the band of -gb x^T; x_dot = A^-1 (b_dot - A_dot x).
+_BANDED_GB = ("_sg.banded_solve(_sg.swapped(l_and_u), _sg.banded_transpose(l_and_u, ab), "
+              "g)")
+_BANDED = dict(
+    ab=f"-_sg.banded_of(l_and_u, {_outer(_BANDED_GB, 'ans', 'ab')})", b=_BANDED_GB,
+    tangent={"ab": "_sg.banded_solve(l_and_u, ab, -(_sg.banded_dense(l_and_u, ab_dot) @ ans))",
+             "b": "_sg.banded_solve(l_and_u, ab, b_dot)"})
+
+
 def _register_pieces():
     """Rows of the runtime's pieces the templates above are written with."""
     defnondiff(rt.transposes, rt.conjugates, rt.adjoint_trans)
@@ -112,6 +122,12 @@ def _register_pieces():
     deflinear(rt.upper_right_adjoint, "v, m", "_sg.upper_right(g)", linear_in="v")
     deflinear(rt.diagonal_blocks, "m", "_sg.upper_block(g, np.zeros_like(g))", linear_in="m")
     deflinear(rt.matrix_root, "v", "g", linear_in="v")
+    defnondiff(rt.swapped)
+    deflinear(rt.banded_dense, "l_and_u, ab", "_sg.banded_of(l_and_u, g)", linear_in="ab")
+    deflinear(rt.banded_of, "l_and_u, dense", "_sg.banded_dense(l_and_u, g)",
+              linear_in="dense")
+    deflinear(rt.banded_transpose, "l_and_u, ab",
+              "_sg.banded_transpose(_sg.swapped(l_and_u), g)", linear_in="ab")
 
 
 def _register():
@@ -163,15 +179,12 @@ def _register():
     for function, name in ((sl.solve_sylvester, "scipy.linalg.solve_sylvester"),
                            (rt.sylvester, None)):
         defadjoint(function, "a, b, q", name=name, **_SYLVESTER)
-    defadjoint(sl.solve_banded, "l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, "
-               "check_finite=True",
-               ab="_sg.solve_banded_adjoint(g, l_and_u, ab, ans, 'ab')",
-               b="_sg.solve_banded_adjoint(g, l_and_u, ab, ans, 'b')",
-               tangent={"ab": "_sg.solve_banded_tangent(l_and_u, ab, ans, ab_dot=ab_dot)",
-                        "b": "_sg.solve_banded_tangent(l_and_u, ab, ans, b_dot=b_dot)"},
-               name="scipy.linalg.solve_banded").constants.update(
-                   l_and_u="the band's widths (integers)", overwrite_ab="a flag")
-
+    for function, spec, name in (
+            (sl.solve_banded, "l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, "
+             "check_finite=True", "scipy.linalg.solve_banded"),
+            (rt.banded_solve, "l_and_u, ab, b", None)):
+        defadjoint(function, spec, name=name, **_BANDED).constants.update(
+            l_and_u="the band's widths (integers)", overwrite_ab="a flag")
 
 if sl is not None:
     _register()

@@ -216,22 +216,26 @@ def banded_of(l_and_u, dense):
     return out
 
 
-def solve_banded_adjoint(g, l_and_u, ab, ans, which):
-    """Cotangents for ``x = solve_banded(l_and_u, ab, b)``: ``b`` gets ``y = A^-T g``,
-    ``ab`` the band of ``-y x^T``."""
-    dense = banded_dense(l_and_u, ab)
-    y = np.linalg.solve(np.transpose(dense), g)
-    if which == "b":
-        return y
-    outer = np.multiply.outer(y, ans) if np.ndim(ans) == 1 else y @ np.transpose(ans)
-    return -banded_of(l_and_u, outer)
+def banded_transpose(l_and_u, ab):
+    """The band of ``A^T`` (its widths swapped: ``swapped(l_and_u)``) from the band of
+    ``A``: ``abT[r, j] = ab[l + u - r, j + r - l]`` (a permutation of the entries in the
+    band, so its transpose is ``banded_transpose(swapped(l_and_u), .)``)."""
+    lower, upper = l_and_u
+    n = np.shape(ab)[1]
+    out = np.zeros(np.shape(ab), dtype=np.result_type(ab, 0.0))
+    for row in range(lower + upper + 1):
+        shift = row - lower
+        j = np.arange(max(0, -shift), min(n, n - shift))
+        out[row, j] = ab[lower + upper - row, j + shift]
+    return out
 
 
-def solve_banded_tangent(l_and_u, ab, ans, ab_dot=None, b_dot=None):
-    """``dx = A^-1 (db - dA x)``."""
-    import scipy.linalg
+def swapped(l_and_u):
+    """The widths ``(u, l)`` of the transpose of a band with widths ``(l, u)``."""
+    lower, upper = l_and_u
+    return (upper, lower)
 
-    rhs = np.zeros(np.shape(ans), dtype=np.result_type(ans, 0.0)) if b_dot is None else b_dot
-    if ab_dot is not None:
-        rhs = rhs - banded_dense(l_and_u, ab_dot) @ ans
-    return scipy.linalg.solve_banded(l_and_u, ab, rhs)
+
+def banded_solve(l_and_u, ab, b):
+    """``scipy.linalg.solve_banded`` (the twin its rows call)."""
+    return _linalg().solve_banded(l_and_u, ab, b)

@@ -33,7 +33,9 @@ for _dtype in (float, complex):
     BASES[_dtype] = dict(
         a=_draw(_dtype, 3, 3) + 4 * np.eye(3), s=_spd(_dtype), c=np.linalg.cholesky(
             _spd(_dtype)).T.conj(), b=_draw(_dtype, 3, 2), bv=_draw(_dtype, 3),
-        w=_draw(_dtype, 3, 2), wv=_draw(_dtype, 3), m=_draw(_dtype, 2, 3), n=_draw(_dtype, 3))
+        w=_draw(_dtype, 3, 2), wv=_draw(_dtype, 3), m=_draw(_dtype, 2, 3), n=_draw(_dtype, 3),
+        band=_draw(_dtype, 4, 5) + 5 * np.array([[0.0], [1.0], [0.0], [0.0]]),
+        b5=_draw(_dtype, 5, 2), w5=_draw(_dtype, 5, 2))
 
 
 def _m(p, start):
@@ -80,6 +82,17 @@ def einsum(p, k):
     return np.sum(np.real(np.einsum("ij,jk,k->i", a, b, c) * np.array([0.7, -1.2])))
 
 
+def banded(p, k):
+    """Widths (2, 1): the band of A^T has other widths than A's."""
+    ab, b = k["band"] + 0.3 * np.reshape(p[:20], (4, 5)), k["b5"] + np.reshape(p[20:30], (5, 2))
+    return np.sum(np.real(k["w5"] * sl.solve_banded((2, 1), ab, b)))
+
+
+def banded_vector(p, k):
+    ab, b = k["band"][1:] + 0.3 * np.reshape(p[:15], (3, 5)), k["b5"][:, 0] + p[15:20]
+    return np.sum(np.real(k["w5"][:, 1] * sl.solve_banded((1, 1), ab, b)))
+
+
 def interpolated(p, k):
     x = np.array([-0.4, 0.3, 1.1, 1.7, 2.6]) + 0.1 * p[:5]
     xp = np.array([0.0, 1.0, 1.5, 2.0]) + 0.1 * p[5:9]
@@ -100,6 +113,8 @@ def interpolated_values(p, k):
 CASES = [(triangular, 15, False), (triangular_unit, 12, False), (factor_solve, 15, False),
          (factor_then_solve, 12, False), (hermitian_solve, 15, False),
          (general_solve, 12, False), (transposed_solve, 15, True), (einsum, 18, False),
+         (banded, 30, False),
+         (banded_vector, 20, False),
          (interpolated, 13, True), (interpolated_values, 4, False)]
 
 
@@ -154,7 +169,7 @@ def test_every_joint_derivative(combo):
 
 
 SAMPLE = [(triangular, 15, complex, 3, "rev-fwd-rev"), (factor_then_solve, 12, float, 2, "rev-rev"),
-          (interpolated, 13, float, 3, "fwd-fwd-rev"),
+          (interpolated, 13, float, 3, "fwd-fwd-rev"), (banded, 30, complex, 3, "rev-rev-rev"),
           (interpolated_values, 4, complex, 3, "rev-rev-rev")]
 
 

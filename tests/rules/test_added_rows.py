@@ -74,7 +74,7 @@ def test_first_order(name, f, shape, allows_complex, complex_):
 
 
 # Rows whose adjoint helpers have no rows yet: a second derivative is refused by name.
-NO_SECOND_ORDER = {"solve_banded": "solve_banded_adjoint", "entropy": "mvn_entropy_adjoint"}
+NO_SECOND_ORDER = {"entropy": "mvn_entropy_adjoint"}
 
 
 @pytest.mark.parametrize("name, f, shape, allows_complex", CASES, ids=[c[0] for c in CASES])

@@ -40,6 +40,7 @@ EXEMPT = {
     rt.transposes: "whether a solve's trans flag transposes (a flag, not a number)",
     rt.conjugates: "whether a solve's trans flag conjugates (a flag, not a number)",
     rt.adjoint_trans: "the trans flag of the transposed solve (a flag, not a number)",
+    rt.swapped: "a band's widths swapped (integers)",
     array_api_compat.array_namespace: "returns a namespace (a module), not a number",
     array_api_compat.device: "returns a device (where an array lives), not a number",
     **{getattr(array_api_compat, name): "whether a value is some kind of array or namespace"
