@@ -25,7 +25,21 @@ def environment(options):
         f"{options.min_time:g} s, float64, "
         + ("CPU time of the process" if options.cpu_time else "wall time"),
         f"- command: `python -m benchmarks.gradbench.table {' '.join(sys.argv[1:])}`",
+        f"- load average (1, 5, 15 min) at the start: {_load(getattr(options, 'load', None))}; "
+        f"at the end: {_load(load_now())}",
     ])
+
+
+def load_now():
+    """The machine's load averages, or None where the system does not tell."""
+    try:
+        return os.getloadavg()
+    except (AttributeError, OSError):
+        return None
+
+
+def _load(averages):
+    return "unknown" if averages is None else ", ".join(f"{a:.1f}" for a in averages)
 
 
 def write(table, options):

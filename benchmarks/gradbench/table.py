@@ -108,6 +108,7 @@ def main(argv=None):
     parser.add_argument("--cpu-time", action="store_true")
     parser.add_argument("--update-readme", action="store_true")
     options = parser.parse_args(argv)
+    options.load = readme.load_now()   # (a shared machine: reported with the table)
     if options.cpu_time:
         timing.CLOCK["now"] = time.process_time
     lines = [HEADER]
