@@ -7,7 +7,7 @@ import numpy as np
 
 from srcgrad.runtime.batched import UnbatchedCall
 from srcgrad.runtime.batched_reverse import map_rows
-from srcgrad.runtime.dynamic import dynamic_backward
+from srcgrad.runtime.dynamic import _compiler, dynamic_backward
 
 __all__ = ["batch_reshape_rows", "batch_dynamic_backward", "batch_callee_backward"]
 
@@ -31,10 +31,8 @@ def batch_dynamic_backward(saved, g):
     block of cotangents (``compiler.batched_backward``), run once on its saved values;
     once per row where it has no batched form. A slot without a cotangent gets zeros
     over the rows, as the rows stacked give."""
-    from srcgrad.compiler.batched_backward import batched_backward
-
     unit, inner, slots, count = saved
-    backward = batched_backward(unit.backward)
+    backward = _compiler().batched_backward(unit.backward)
     if backward is None or type(g) is not _NDARRAY or g.ndim == 0:
         return map_rows(lambda row: dynamic_backward(saved, row), g)
     try:
@@ -53,12 +51,10 @@ def batch_callee_backward(fn, saved, g):
     """``fn(saved, g)`` of every row, ``fn`` a callee's backward as a batched sweep
     links it: where ``fn`` is a backward srcgrad generated, its batched form, once;
     anything else (or a step with no batched form as it runs) once per row."""
-    from srcgrad.codegen.loader import is_generated
-    from srcgrad.compiler.batched_backward import batched_backward
-
-    if getattr(fn, "role", None) == "backward" and is_generated(fn) \
+    compiler = _compiler()
+    if getattr(fn, "role", None) == "backward" and compiler.is_generated(fn) \
             and type(g) is _NDARRAY and g.ndim:
-        backward = batched_backward(fn)
+        backward = compiler.batched_backward(fn)
         if backward is not None:
             try:
                 return backward(saved, g)
