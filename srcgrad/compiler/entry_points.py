@@ -29,4 +29,5 @@ def batched_backward(one_row):
 
     return batched(one_row)
 
+
 dynamic.register_compiler(sys.modules[__name__])
