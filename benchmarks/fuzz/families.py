@@ -224,8 +224,8 @@ class _Pieces:
 
     def _function_table(self, r, act):
         """A list, tuple or dict of lambdas, a local ``def`` and a NumPy function, its
-        items called by a literal index or key, by an index known when it runs, or by
-        ``for g in table``."""
+        items called by a literal index or key, by an index known when it runs, or in a
+        loop (``for g in table``, ``enumerate``, ``zip``, ``.items()``, ``.values()``)."""
         rng, fs = self.rng, self.fresh("fs")
         items = [f"lambda t: {self.unary('t * s')}", act, "np.sin",
                  f"lambda t: t * {self.const()} + v[0]"]
@@ -241,11 +241,23 @@ class _Pieces:
             opening, closing = ("[", "]") if kind == "list" else ("(", ")")
             body.append(f"{fs} = {opening}" + ", ".join(items) + closing)
         a, b = rng.sample(keys, 2)
-        read = rng.choice(("literal", "loop", "index"))
+        read = rng.choice(("literal", "loop", "index", "enumerate", "zip"))
         if read == "literal":
             body.append(f"{r} = {fs}[{a}](v[1]) + {fs}[{b}](s) * {fs}[{a}](v[2])")
         elif read == "loop" and kind != "dict":
             body += [f"{r} = 0.0", f"for g in {fs}:", f"    {r} = {r} * {self.const()} + g(v[0])"]
+        elif read == "enumerate":
+            pairs = f"{fs}.items()" if kind == "dict" else f"enumerate({fs})"
+            weight = "len(i)" if kind == "dict" else "(i + 1)"
+            body += [f"{r} = 0.0", f"for i, g in {pairs}:",
+                     f"    {r} = {r} * {self.const()} + g(v[i % 3] * s) * {weight}"
+                     .replace("v[i % 3]", "v[len(i) % 3]" if kind == "dict" else "v[i % 3]")]
+        elif read == "zip":
+            over = f"{fs}.values()" if kind == "dict" else f"zip([s, v[2], 0.5, v[0]], {fs})"
+            target = "g" if kind == "dict" else "w, g"
+            weight = "s" if kind == "dict" else "w"
+            body += [f"{r} = 0.0", f"for {target} in {over}:",
+                     f"    {r} = {r} + {weight} * g(v[1])"]
         else:
             order = ", ".join(rng.sample(keys, 3))
             body += [f"{r} = 0.0", f"for key in ({order}):",

@@ -20,7 +20,9 @@ What each item denotes is proven from the source: the container's name is assign
 once (by this statement, never a parameter, never deleted), and every read of it is a
 call of an item (``fs[k](...)``; an index known only when it runs goes through
 ``range(n)[index]``, or a dict's keys compared in turn, as Python's lookup would raise),
-``for g in fs:`` whose ``g`` is only called in the loop, or ``len(fs)``. An item
+a loop whose function is only called in its body (``for g in fs``, ``enumerate(fs)``,
+``zip(ws, fs)``, a dict's ``items()`` and ``values()``: ``function_table_loops``), or
+``len(fs)``. An item
 other than a lambda, a local ``def`` or a global name is evaluated once, where the
 container was built, into a name of its own (its calls are resolved when they run).
 A container of lambdas or local ``def``s used any other way (passed, mutated,
@@ -33,6 +35,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from srcgrad import syntax
+from srcgrad.normalize.function_table_loops import loop_read, rewrite_loop
 from srcgrad.syntax import gast
 
 KINDS = {gast.List: "list", gast.Tuple: "tuple", gast.Dict: "dict"}
@@ -46,7 +49,7 @@ class Table:
     items: list                    # the item expressions, in order
     keys: list | None              # a dict's constant keys, else None
     calls: list = field(default_factory=list)    # the Subscript nodes called
-    loops: list = field(default_factory=list)    # the For nodes over the container
+    loops: list = field(default_factory=list)    # the loops over it (``TableLoop``)
     lengths: list = field(default_factory=list)  # the ``len(name)`` Call nodes
     problem: tuple | None = None   # (message, node) when not proven
 
@@ -78,7 +81,8 @@ def find_tables(fn_node, namespace):
         for child in gast.iter_child_nodes(node):
             parents[id(child)] = node
     stored = set(syntax.names_in(fn_node, gast.Store)) | set(syntax.param_names(fn_node.args))
-    shadowed = {name for name in ("len", "range", "KeyError") if name in stored
+    shadowed = {name for name in ("len", "range", "KeyError", "enumerate", "zip")
+                if name in stored
                 or namespace.get(name, getattr(builtins, name)) is not getattr(builtins, name)}
     for table in tables:
         _find_reads(table, fn_node, nodes, parents, shadowed)
@@ -139,7 +143,7 @@ def _refuse(table, what, node):
             f"the {table.kind} of functions `{table.name}` {what}: such a container is "
             f"supported when it is built once and only its items are called "
             f"(`{table.name}[k](...)`, `for g in {table.name}: ... g(...)`, "
-            f"`len({table.name})`)", node)
+            f"`enumerate`, `zip`, `.items()`, `.values()` in a `for`, `len({table.name})`)", node)
 
 
 def _find_reads(table, fn_node, nodes, parents, shadowed):
@@ -156,7 +160,7 @@ def _find_reads(table, fn_node, nodes, parents, shadowed):
         elif id(node) not in later and not _in_local_function(node, parents, fn_node):
             _refuse(table, "is read before it is built", node)
         else:
-            _classify_read(table, node, parents, fn_node, shadowed)
+            _classify_read(table, node, parents, shadowed)
 
 
 def _in_local_function(node, parents, fn_node):
@@ -168,7 +172,7 @@ def _in_local_function(node, parents, fn_node):
     return False
 
 
-def _classify_read(table, node, parents, fn_node, shadowed):
+def _classify_read(table, node, parents, shadowed):
     parent = parents.get(id(node))
     grand = parents.get(id(parent))
     if isinstance(parent, gast.Subscript) and parent.value is node \
@@ -183,38 +187,18 @@ def _classify_read(table, node, parents, fn_node, shadowed):
             _refuse(table, "is indexed while `range` or `KeyError` is not Python's", node)
         else:
             table.calls.append((parent, grand))
-    elif isinstance(parent, gast.For) and parent.iter is node:
-        problem = _loop_problem(table, parent, fn_node, parents)
-        if "range" in shadowed:
-            problem = "is looped over while `range` is not Python's"
+    elif loop_read(table, node, parents, shadowed) != (None, None):
+        found, problem = loop_read(table, node, parents, shadowed)
         if problem:
             _refuse(table, problem, node)
         else:
-            table.loops.append(parent)
+            table.loops.append(found)
     elif isinstance(parent, gast.Call) and isinstance(parent.func, gast.Name) \
             and parent.func.id == "len" and "len" not in shadowed \
             and parent.args == [node] and not parent.keywords:
         table.lengths.append(parent)
     else:
         _refuse(table, "is used as a value", node)
-
-
-def _loop_problem(table, loop, fn_node, parents):
-    if table.kind == "dict":
-        return None   # (its keys are iterated: the loop reads them from a tuple)
-    if not isinstance(loop.target, gast.Name):
-        return "is unpacked by a loop"
-    var = loop.target.id
-    inside = {id(n) for stmt in loop.body for n in syntax.walk(stmt)}
-    for node in syntax.walk(fn_node):
-        if not isinstance(node, gast.Name) or node.id != var or node is loop.target:
-            continue
-        parent = parents.get(id(node))
-        if not (id(node) in inside and isinstance(node.ctx, gast.Load)
-                and isinstance(parent, gast.Call) and parent.func is node
-                and not syntax.spreads(parent)):
-            return f"is looped over by `for {var} in ...` whose `{var}` is not only called"
-    return None
 
 
 def _position(table, key):
@@ -269,8 +253,9 @@ def _rewrite(table, namer, local, stored):
             _replace(sub, syntax.clone(callees[_position(table, sub.slice)]))
         else:
             binds.append(_dispatcher(table, sub, call, callees, namer))
-    for loop in table.loops:
-        binds += _rewrite_loop(table, loop, callees, namer)
+    for found in table.loops:
+        binds += rewrite_loop(table, found, len(callees), namer,
+                              lambda sub, call: _dispatcher(table, sub, call, callees, namer))
     for length in table.lengths:
         _replace(length, syntax.const(len(table.items)))
     syntax.set_line(binds, table.stmt.lineno)
@@ -329,26 +314,3 @@ def _if_equal(name, value, then):
     test = gast.Compare(left=syntax.name(name), ops=[gast.Eq()],
                         comparators=[syntax.const(value)])
     return gast.If(test=test, body=[then], orelse=[])
-
-
-def _rewrite_loop(table, loop, callees, namer):
-    """``for g in T:`` -> ``for g_index in range(n):`` with each ``g(...)`` a call of a
-    dispatcher; over a dict, its keys from a tuple. Returns the dispatchers."""
-    if table.keys is not None:
-        loop.iter = syntax.tuple_of([syntax.const(k) for k in dict.fromkeys(table.keys)])
-        return []
-    var = loop.target.id
-    index = namer.fresh(f"{var}_index")
-    dispatchers = []
-    for stmt in loop.body:
-        for node in syntax.walk(stmt):
-            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                    and node.func.id == var:
-                sub = gast.Subscript(value=syntax.name(table.name), slice=syntax.name(index),
-                                     ctx=gast.Load())
-                node.func = sub
-                dispatchers.append(_dispatcher(table, sub, node, callees, namer))
-    loop.target = syntax.name(index, store=True)
-    loop.iter = syntax.call(syntax.name("range"), [syntax.const(len(callees))])
-    return dispatchers
-

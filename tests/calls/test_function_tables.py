@@ -2,8 +2,9 @@
 (``fs = [lambda t: t * x, sq, np.sin]; fs[1](x) + fs[0](2.0)``): items that are lambdas
 closing over differentiated values, local ``def``s, NumPy functions and other values,
 read by a literal index or key, by an index known only when it runs, by ``for g in fs``
-and ``len(fs)``, generated and checked in reverse mode, forward mode and hvp against
-finite differences. A container of functions used another way is refused at its line."""
+(with ``enumerate``, ``zip``, a dict's ``items()`` and ``values()``) and ``len(fs)``,
+generated and checked in reverse mode, forward mode and hvp against finite
+differences. A container of functions used another way is refused at its line."""
 
 import textwrap
 
@@ -34,6 +35,14 @@ READS = {
         s = 0.0
         for i in range(len(fs)):
             s = s * x + fs[{key}](x)""",
+    "enumerate": """
+        s = 0.0
+        for i, g in enumerate(fs):
+            s = s * x + g(x) * (i + 1)""",
+    "zip": """
+        s = 0.0
+        for w, g in zip([1.0, x, 2.0], fs):
+            s = s + w * g(x)""",
     "twice": """
         s = fs[{k0}](fs[{k1}](x)) + np.sum(fs[{k1}](np.array([x, 2.0 * x])))""",
 }
@@ -57,6 +66,12 @@ def program(container, read, first, second):
     body = textwrap.dedent(READS[read]).strip("\n").format(k0=keys[0], k1=keys[1], key=index)
     if read == "loop" and container == "dict":
         body = body.replace("g(", "fs[g](")
+    if read == "enumerate" and container == "dict":   # its keys and items
+        body = body.replace("i, g in enumerate(fs)", "k, g in fs.items()").replace(
+            "(i + 1)", "len(k)")
+    if read == "zip" and container == "dict":
+        body = body.replace("w, g in zip([1.0, x, 2.0], fs)", "g in fs.values()").replace(
+            "w * ", "x * ")
     lines = ["def f(x):", "    def sq(t):", "        return t * t + x",
              "    other = np.exp", f"    fs = {template.format(listed)}"]
     lines += ["    " + line for line in body.splitlines()] + ["    return s"]
@@ -112,7 +127,21 @@ def list_in_a_lambda_and_a_tuple_of_defs(x):
     return both(x) * pair[1](x)
 
 
-@pytest.mark.parametrize("f", [keywords_and_dispatch, list_in_a_lambda_and_a_tuple_of_defs])
+def one_name_for_two_loops(x):
+    fs = [lambda t: t * x, np.sin]
+    gs = {"a": np.cos, "b": lambda t: t * t * x}
+    s = 0.0
+    for g in fs:
+        s = s + g(x)
+    for name, g in gs.items():
+        s = s * x + g(x) * len(name)
+    for i, g in enumerate(fs):
+        s = s + g(x * i)
+    return s
+
+
+@pytest.mark.parametrize("f", [keywords_and_dispatch, list_in_a_lambda_and_a_tuple_of_defs,
+                               one_name_for_two_loops])
 def test_keywords_nested_reads_and_tuples_of_defs(f):
     check_modes(f, 0.7)
     check_modes(f, -1.3)
@@ -160,7 +189,16 @@ def defined_later(x):
     return fs[1](x)
 
 
+def read_after_the_loop(x):
+    fs = [lambda t: t * x, np.sin]
+    s = 0.0
+    for g in fs:
+        s = s + g(x)
+    return s + g(2.0)
+
+
 @pytest.mark.parametrize("f, words", [
+    (read_after_the_loop, "whose `g` is not only called in its body"),
     (defined_later, "holds `later` before it is defined"),
     (appended, "`fs` is used as a value"),
     (passed, "`fs` is used as a value"),
