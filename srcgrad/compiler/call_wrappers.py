@@ -45,13 +45,21 @@ def _forward_wrapper(unit, slots, count, n_values, keywords):
                          {"_forward": unit.forward, "_unit": unit})
 
 
-def _backward_wrapper(unit, slots, count):
-    items = ["0.0"] * count
+def _backward_wrapper(unit, slots, count, keywords=False):
+    """``dynamic_backward``'s value (with ``keywords``: ``dynamic_backward_keywords``'s,
+    the positional cotangents and a dict of the keywords')."""
+    items, named = ["0.0"] * count, []
     for i, slot in enumerate(slots):
-        items[slot] = f"grads[{i}]"
+        if type(slot) is int:
+            items[slot] = f"grads[{i}]"
+        else:
+            named.append(f"{slot!r}: grads[{i}]")
+    value = f"({', '.join(items)}{',' if count == 1 else ''})"
+    if keywords:
+        value = f"{value}, {{{', '.join(named)}}}"
     source = ("def dispatched_backward(saved, g):\n"
               "    grads = _backward(saved[1], g)\n"
-              f"    return ({', '.join(items)}{',' if count == 1 else ''})\n")
+              f"    return {value}\n")
     return _load_wrapper(source, "dispatched_backward", {"_backward": unit.backward})
 
 

@@ -147,6 +147,8 @@ def _resolve(func, inputs, kwargs, owner_slot):
     if isinstance(func, types.FunctionType):
         if _is_library(func):
             raise _missing(func)
+        if (func.__module__ or "").startswith("srcgrad.runtime"):
+            raise _runtime_function(func)
         if len(inputs) > len(_positional_names(func)):   # some go to its *args: called
             return _callee(_wrapper(func, len(inputs), tuple(kwargs)), inputs, kwargs)
         return _callee(func, inputs, kwargs)
@@ -212,9 +214,13 @@ def _dispatched_forward(func, inputs, kwargs):
     from srcgrad.compiler import reverse as compiler
 
     (target, target_slot), (flag, _), *rest = inputs
-    inner = resolve(target, flag, [v for v, _ in rest], kwargs)
+    keywords = func in (runtime.dynamic_forward_keywords, runtime.dynamic_forward_eager_keywords)
+    inner = resolve(target, flag, [v for v, _ in rest], kwargs, keywords)
     wrt, inner_slots = inner.wrt()
-    unit = compiler.reverse_unit(inner.fn, wrt, eager=func is runtime.dynamic_forward_eager)
+    if any(type(slot) is tuple for slot in inner_slots):
+        raise _packed_keywords()
+    eager = func in (runtime.dynamic_forward_eager, runtime.dynamic_forward_eager_keywords)
+    unit = compiler.reverse_unit(inner.fn, wrt, eager=eager)
     escapes.check_callee(unit)
     base = 1 if flag else 0
     outer = [target_slot if (flag and s == 0) else (None if s is None else rest[s - base][1])
@@ -230,11 +236,21 @@ def _dispatched_forward(func, inputs, kwargs):
 def _dispatched_backward(func, inputs, kwargs):
     """``_sg.dynamic_backward(saved, g)`` in generated code: a wrapper around the
     generated backward of the unit that ``saved`` came from."""
+    from srcgrad import runtime
+
     (saved, saved_slot), (g, g_slot) = inputs
     unit, _, slots, count = saved
-    key = ("backward", tuple(slots), count)
-    wrapper = _unit_wrapper(unit, key, lambda: _backward_wrapper(unit, slots, count))
+    keywords = func is runtime.dynamic_backward_keywords
+    key = ("backward", tuple(slots), count, keywords)
+    wrapper = _unit_wrapper(unit, key, lambda: _backward_wrapper(unit, slots, count, keywords))
     return Callee(wrapper, (saved, g), {}, (saved_slot, g_slot))
+
+
+def _packed_keywords():
+    return TransformError(
+        "a second derivative through a call known only when it runs whose callee takes "
+        "**kwargs that carry derivatives is not supported yet; name the parameters or pass "
+        "the values positionally", *_user_location())
 
 
 def _callee(fn, inputs, kwargs):
@@ -335,6 +351,17 @@ def _missing(func):
         "srcgrad.defrule, or wrap it with srcgrad.custom_vjp")
 
 
+def _runtime_function(func):
+    """A function of srcgrad's runtime reached through a value in code being
+    differentiated (a guard's hand-over to a forward sweep regenerated for what its names
+    denote now, ``_sg.regenerated``): its source is never compiled."""
+    return TransformError(
+        f"srcgrad cannot differentiate through its own runtime function "
+        f"`{func.__qualname__}` called through a value: the names this derivative's code "
+        "was generated from denote other objects now, in code differentiated again; call "
+        "srcgrad again on a fresh function (or reload its module)", *_user_location())
+
+
 def _describe(func):
     if isinstance(func, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
         return f"`{qualified_name(func)}`"
@@ -343,10 +370,16 @@ def _describe(func):
 
 def _meta_table():
     from srcgrad import runtime
+    from srcgrad.compiler.dispatch_jvp import dispatched_jvp
 
     return {runtime.dynamic_forward: _dispatched_forward,
             runtime.dynamic_forward_eager: _dispatched_forward,
-            runtime.dynamic_backward: _dispatched_backward}
+            runtime.dynamic_forward_keywords: _dispatched_forward,
+            runtime.dynamic_forward_eager_keywords: _dispatched_forward,
+            runtime.dynamic_backward: _dispatched_backward,
+            runtime.dynamic_backward_keywords: _dispatched_backward,
+            runtime.dynamic_jvp: dispatched_jvp,
+            runtime.dynamic_jvp_keywords: dispatched_jvp}
 
 
 _META = _meta_table()

@@ -122,10 +122,10 @@ def user_class_refusal(info):
     or None."""
     cls = info.target
     if getattr(cls, "__srcgrad_first_order__", False):
-        return ("a second derivative through a call with keywords that carry derivatives, "
-                "to a callee known only when it runs (`f(x, **options)`, "
-                "`obj.method(x, scale=s)`), is not supported yet; pass those values "
-                "positionally where a second derivative is needed")
+        return ("a second derivative through a call that spreads a dict of values that "
+                "carry derivatives into its keywords, to a callee known only when it runs "
+                "(`f(x, **options)`), is not supported yet; pass those values as named "
+                "keywords or positionally where a second derivative is needed")
     if cls is functools.partial:
         return ("`functools.partial` of values being differentiated is supported given "
                 "straight to `map`, `filter` or `functools.reduce` "
@@ -192,7 +192,7 @@ def classify_object(obj, dotted, args, keywords):
             (getattr(obj, "__module__", None) or "").startswith("srcgrad."):
         # one srcgrad runs in Python (sg.jacobian(f)): refused when it runs (dispatch)
         return CallInfo("dynamic", dotted, wrapped, args=args, keywords=keywords)
-    if getattr(obj, "__srcgrad_dispatch__", False):   # _sg.dynamic_forward in generated code
+    if REGISTRY.is_dispatched(obj):   # _sg.dynamic_forward in generated code
         return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
     if getattr(obj, "__srcgrad_first_order__", False):   # refused by the modes
         return CallInfo("unknown", dotted, obj, args=args, keywords=keywords)

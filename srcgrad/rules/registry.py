@@ -122,6 +122,7 @@ class Registry:
         self.optional = {}   # module name -> registers that library's rows on first need
         self._rules = {}
         self._nondiff = {}
+        self._dispatched = set()   # calls resolved when they run (``defdispatched``)
         self._by_name = {}
         # Counts the rows registered or replaced since import (``sg.defrule`` after a
         # gradient was generated): compiled code is kept with the generation it was made
@@ -148,6 +149,13 @@ class Registry:
         self._rules[key] = rule
         self._by_name[rule.name] = rule
         self.changed()
+
+    def add_dispatched(self, func):
+        self._dispatched.add(_key(func))
+        self.changed()
+
+    def is_dispatched(self, func):
+        return _key(func) in self._dispatched
 
     def add_nondiff(self, func, name):
         self._nondiff[_key(func)] = name
@@ -179,7 +187,7 @@ class Registry:
 
     def knows(self, func):
         key = _key(func)
-        return key in self._rules or key in self._nondiff
+        return key in self._rules or key in self._nondiff or key in self._dispatched
 
     def rows(self):
         return dict(self._by_name)
@@ -419,6 +427,14 @@ def defrefuses(func, *params, registry=REGISTRY):
     reaching one is a MissingRuleError naming it."""
     rule = registry.lookup(func)
     rule.refuses = tuple(rule.refuses) + params
+
+
+def defdispatched(*funcs, registry=REGISTRY):
+    """srcgrad's calls resolved when they run (``_sg.dynamic_forward(fn, ...)``): rows
+    without templates, whose derivative is the derivative of the callee they resolve to,
+    one order higher, which ``srcgrad.compiler.dispatch`` finds when the call runs."""
+    for func in funcs:
+        registry.add_dispatched(func)
 
 
 def defnondiff(*funcs, registry=REGISTRY):

@@ -6,7 +6,7 @@ differentiated again never reads srcgrad's own source.
 """
 
 from srcgrad import runtime as rt
-from srcgrad.rules.registry import defadjoint, deflinear
+from srcgrad.rules.registry import defadjoint, deflinear, defnondiff
 
 deflinear(rt.unpacked_part, "v, xs, start, after",
           "_sg.unpacked_part_transpose(g, v, start, after)", linear_in="v")
@@ -29,3 +29,27 @@ deflinear(rt.saved_item_adjoint, "v, like, index",
           "_sg.saved_item_adjoint_transpose(g, v, like, index)", linear_in="v")
 deflinear(rt.saved_item_adjoint_transpose, "v, w, like, index",
           "_sg.saved_item_adjoint(g, like, index)", linear_in="v")
+
+# ``for x in xs`` in forward mode iterates ``tangent_pairs(xs, xs_dot)``: linear in both
+# together, its transpose picks each side's items out of the pairs' cotangents.
+defadjoint(rt.tangent_pairs, "xs, xs_dot", tangent="linear",
+           xs="_sg.pairs_cotangent(g, xs, 0)", xs_dot="_sg.pairs_cotangent(g, xs_dot, 1)")
+deflinear(rt.pairs_cotangent, "v, like, position",
+          "_sg.pairs_cotangent_transpose(g, position, len(like))", linear_in="v")
+deflinear(rt.pairs_cotangent_transpose, "v, position, count",
+          "_sg.pairs_cotangent(g, v, position)", linear_in="v")
+
+# ``x.name``'s tangent in forward mode, ``field_tangent(x, x_dot, name)``: linear in
+# ``x_dot`` (its transpose puts the cotangent at the field); through ``x`` it is zero
+# for a field or a method, and a property's second derivative is refused.
+defadjoint(rt.field_tangent, "obj, v, name", structured=True,
+           v="_sg.field_tangent_transpose(g, name, obj)",
+           obj="_sg.field_tangent_object_cotangent(obj, name)",
+           tangent={"v": "_sg.field_tangent(obj, v_dot, name)",
+                    "obj": "_sg.field_tangent_object_term(obj, v, name, obj_dot)"})
+defadjoint(rt.field_tangent_transpose, "v, name, obj", structured=True,
+           v="_sg.field_tangent(obj, g, name)",
+           obj="_sg.field_tangent_object_term(obj, v, name, g)",
+           tangent={"v": "_sg.field_tangent_transpose(v_dot, name, obj)",
+                    "obj": "_sg.field_tangent_object_cotangent(obj, name, obj_dot)"})
+defnondiff(rt.field_tangent_object_term, rt.field_tangent_object_cotangent)

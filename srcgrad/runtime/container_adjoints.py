@@ -92,7 +92,11 @@ def dict_default_adjoint(g, d, key, default):
 
 
 def dict_get_tangent(d_dot, d, key):
-    return d_dot[key] if key in d else 0.0
+    """The tangent of ``d.get(key, default)`` from ``d``'s: a dict's tangent may be
+    sparse (a key it lacks has a zero tangent, shaped like the value)."""
+    if key not in d:
+        return 0.0
+    return d_dot[key] if key in d_dot else zeros_like(d[key])
 
 
 def dict_default_tangent(default_dot, d, key):

@@ -22,8 +22,8 @@ import srcgrad
 __all__ = ["Redirected", "call_method", "dynamic_backward", "dynamic_backward_keywords",
            "dynamic_forward", "dynamic_forward_eager", "dynamic_forward_eager_keywords",
            "dynamic_forward_keywords", "dynamic_jvp", "dynamic_jvp_keywords",
-           "keyword_part", "keyword_tangents", "regenerated", "register_compiler", "sorted_order",
-           "super_function"]
+           "keyword_part", "keyword_tangents", "method_owner", "regenerated",
+           "register_compiler", "sorted_order", "super_function"]
 
 _compiler_entry_points = None
 
@@ -140,6 +140,12 @@ def dynamic_jvp_keywords(func, owner_dot, args, tangents, kwargs, keyword_dots):
     return compiler.call_jvp(unit, callee.values, [t for _, t in chosen], **callee.kwargs)
 
 
+def method_owner(method):
+    """The object a bound method is bound to (``x`` for ``x.reshape``): a bound method's
+    derivative is its object's, so the row passes tangents and cotangents on unchanged."""
+    return method.__self__
+
+
 def _zeros_like(value):
     from srcgrad.runtime.core import zeros_like
 
@@ -214,11 +220,7 @@ for _runs_user_code in (dynamic_forward, dynamic_forward_eager, dynamic_forward_
                         dynamic_backward_keywords, dynamic_jvp, dynamic_jvp_keywords,
                         regenerated, call_method):
     vars(_runs_user_code)["__srcgrad_runs_user_code__"] = True
-# Generated code calling these is differentiated again through srcgrad.compiler.dispatch.
-for _helper in (dynamic_forward, dynamic_forward_eager, dynamic_backward, dynamic_jvp):
-    vars(_helper)["__srcgrad_dispatch__"] = True
-# ... and calling these is not (yet): the modes refuse it at the user's line.
-for _keyword_helper in (dynamic_forward_keywords, dynamic_forward_eager_keywords,
-                        dynamic_backward_keywords, dynamic_jvp_keywords, keyword_part,
-                        keyword_tangents):
+# ... and calling these (``f(x, **options)``) is not (yet): the modes refuse it at the
+# user's line.
+for _keyword_helper in (keyword_part, keyword_tangents):
     vars(_keyword_helper)["__srcgrad_first_order__"] = True

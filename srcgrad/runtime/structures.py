@@ -79,7 +79,50 @@ def field_tangent(x, x_dot, name):
     if isinstance(_class_attribute(x, name), types.FunctionType) \
             and name not in getattr(x, "__dict__", {}):
         return x_dot   # a bound method carries its object's tangent (compiler.dispatch)
+    if type(x_dot) is dict:   # a sparse tangent: a field it lacks has zeros
+        from srcgrad.runtime.core import zeros_like_structure
+
+        return x_dot[name] if name in x_dot else zeros_like_structure(getattr(x, name))
     return getattr(x_dot, name)
+
+
+def field_tangent_object_term(x, x_dot, name, direction):
+    """The tangent of ``field_tangent(x, x_dot, name)`` through ``x`` along ``direction``:
+    zeros, as a field's (or a bound method's) tangent is read from ``x_dot`` alone. A
+    property's would be its getter's second derivative, which is refused."""
+    from srcgrad.runtime.core import zeros_like_structure
+
+    _refuse_property_again(x, name)
+    return zeros_like_structure(field_tangent(x, x_dot, name))
+
+
+def field_tangent_object_cotangent(x, name, direction=None):
+    """The cotangent ``x`` gets through ``field_tangent(x, x_dot, name)`` (or its
+    tangent along ``direction`` through ``field_tangent_transpose``'s ``x``): none (see
+    ``field_tangent_object_term``), a sparse dict without fields."""
+    _refuse_property_again(x, name)
+    return {}
+
+
+def field_tangent_transpose(g, name, x):
+    """The transpose of ``field_tangent(x, x_dot, name)`` in ``x_dot``: the cotangent of
+    ``x`` from ``g``, that of ``x.name``'s tangent (a bound method's is ``x``'s own; a
+    property's, its getter's vjp)."""
+    getter = property_getter(x, name)
+    if getter is not None:
+        return property_cotangent(getter, x, g)
+    if isinstance(_class_attribute(x, name), types.FunctionType) \
+            and name not in getattr(x, "__dict__", {}):
+        return g
+    return {name: g}
+
+
+def _refuse_property_again(x, name):
+    if property_getter(x, name) is not None:
+        raise TransformError(
+            f"srcgrad does not differentiate twice through the property "
+            f"`{type(x).__name__}.{name}` in forward mode (a derivative of a tangent that "
+            "reads it): write it as a method call, obj.name(), instead")
 
 
 def _class_attribute(x, name):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from srcgrad.runtime.core import _NDARRAY, as_array
+from srcgrad.errors import MissingRuleError
+from srcgrad.runtime.core import _NDARRAY, add_cotangents, as_array
+from srcgrad.runtime.slots import slots_like
 
 
 def broadcast_tangent(t, ans):
@@ -15,11 +17,37 @@ def broadcast_tangent(t, ans):
 
 
 def tangent_pairs(xs, xs_dot):
-    """``for x in xs`` in forward mode: each item with its tangent. A dict yields its
-    keys, which have none (0.0); its tangent may be sparse."""
+    """``for x in xs`` in forward mode: each item with its tangent, as a list of pairs. A
+    dict yields its keys, which have none (0.0); its tangent may be sparse. Linear in
+    ``xs`` and ``xs_dot`` together (its rows: ``pairs_cotangent`` is its transpose)."""
     if type(xs) is dict:
-        return zip(xs, [0.0] * len(xs), strict=True)
-    return zip(xs, xs_dot, strict=True)
+        return list(zip(xs, [0.0] * len(xs), strict=True))
+    return list(zip(xs, xs_dot, strict=True))
+
+
+def pairs_cotangent(g, like, position):
+    """The cotangent of ``like`` (``xs``, ``position`` 0, or ``xs_dot``, 1) from ``g``,
+    that of ``tangent_pairs(xs, xs_dot)``: a list with one ``[item's, its tangent's]``
+    slot list (or None) per pair; a dict's keys carry none."""
+    if type(like) is dict or (position == 1 and type(like) is float):
+        return slots_like(like)
+    items = [None if pair is None else pair[position] for pair in g]
+    if type(like) is list or type(like) is tuple:
+        return items
+    out = np.zeros(np.shape(like), dtype=np.result_type(like, *[i for i in items
+                                                                 if i is not None]))
+    for i, item in enumerate(items):
+        if item is not None:
+            out[i] += item
+    return out
+
+
+def pairs_cotangent_transpose(h, position, count):
+    """The transpose of ``pairs_cotangent``: ``h`` (a cotangent of ``xs`` or ``xs_dot``)
+    put back into the pairs' slots at ``position``."""
+    if type(h) is dict:
+        return [None] * count
+    return [[h[i], None] if position == 0 else [None, h[i]] for i in range(count)]
 
 
 def broadcast_like(g, v):
@@ -31,11 +59,12 @@ def broadcast_like(g, v):
 
 
 def add_tangents(a, b):
-    """``a + b`` for the tangents of a tuple result, item by item (a NamedTuple stays one)."""
+    """``a + b`` for the tangents of a tuple result, item by item (a NamedTuple stays one);
+    anything else as ``add_cotangents`` adds (lists, sparse dicts, objects' fields)."""
     if isinstance(a, tuple):
-        items = [add_tangents(x, y) for x, y in zip(a, b)]
+        items = [add_tangents(x, y) for x, y in zip(a, b, strict=True)]
         return type(a)(*items) if hasattr(a, "_fields") else tuple(items)
-    return a + b
+    return add_cotangents(a, b)   # lists item by item, dicts key by key, objects by field
 
 
 def added_at(dx, index, g):
@@ -76,7 +105,8 @@ def safe_log(x, like=None):
 
 
 def missing_transpose(name):
-    """Stands in for a reverse-mode rule that a runtime helper does not have yet."""
-    raise NotImplementedError(
+    """Stands in for a reverse-mode rule that a runtime helper does not have yet: a row
+    without a derivative, which raises when the code that calls it runs."""
+    raise MissingRuleError(
         f"reverse mode over generated code that calls _sg.{name} is not supported yet; "
         "use forward mode (sg.jvp / sg.hvp) for this derivative")

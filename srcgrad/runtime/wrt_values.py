@@ -6,6 +6,7 @@ Ints count as numbers: srcgrad differentiates an int argument as the float it
 converts to (``sg.grad(lambda x, n: x ** n, 1)(2.0, 3)`` is ``8 log 2``)."""
 
 import dataclasses
+import types
 
 import numpy as np
 
@@ -55,6 +56,9 @@ def _holds_number(x, depth, seen):
         items = x.values()
     elif isinstance(x, (list, tuple, set, frozenset)):
         items = x
+    elif isinstance(x, (types.MethodType, types.BuiltinMethodType)) \
+            and not isinstance(x.__self__, types.ModuleType):
+        items = [x.__self__]   # a bound method: its object's derivative (x.sum's is x's)
     elif dataclasses.is_dataclass(x) and not isinstance(x, type):
         items = [getattr(x, f.name) for f in dataclasses.fields(x)]
     else:

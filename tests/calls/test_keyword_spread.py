@@ -8,6 +8,7 @@ import pytest
 
 import srcgrad as sg
 from tests.calls.helpers import check_both_modes
+from tests.rules.orders import composed, finite_difference
 
 X = np.array([0.3, -1.2, 0.7])
 
@@ -87,10 +88,22 @@ def test_keyword_values_through_a_tape_and_implicit_gradients():
     np.testing.assert_allclose(np.asarray(gradient), X * X, rtol=1e-6)
 
 
-@pytest.mark.parametrize("f", [spreads_a_dict_of_keywords, calls_a_method_by_keyword])
-def test_a_second_derivative_through_such_a_call_is_refused_citing_the_users_line(f):
-    line = f.__code__.co_firstlineno + (2 if f is spreads_a_dict_of_keywords else 1)
-    with pytest.raises(sg.MissingRuleError, match=r"a second derivative through a call with "
-                                                  r"keywords(.|\n)*from test_keyword_spread"
+@pytest.mark.parametrize("f", [spreads_a_dict_of_keywords, forwards_to_a_packing_helper])
+def test_a_second_derivative_through_a_spread_dict_is_refused_citing_the_users_line(f):
+    line = f.__code__.co_firstlineno + 2
+    with pytest.raises(sg.MissingRuleError, match=r"a second derivative through a call that "
+                                                  r"spreads a dict(.|\n)*from test_keyword_spread"
                                                   rf"\.py:{line}:"):
         sg.hvp(f)(X.copy(), np.ones(3))
+
+
+@pytest.mark.parametrize("order, mode", [(2, "fwd-rev"), (2, "rev-rev"), (2, "fwd-fwd"),
+                                         (3, "fwd-fwd-rev")])
+def test_named_keywords_carry_derivatives_at_higher_orders(order, mode):
+    """``LAYER(x, scale=x[2], shift=x * x)``: keywords named in the call, differentiated
+    again, against finite differences of the program."""
+    rng = np.random.default_rng(order)
+    v = rng.standard_normal(3)
+    numeric, rounding = finite_difference(calls_a_method_by_keyword, X.copy(), v, order)
+    analytic = float(composed(calls_a_method_by_keyword, X.copy(), v, mode))
+    assert abs(analytic - numeric) <= 1e-4 * abs(numeric) + 1e-6 + rounding

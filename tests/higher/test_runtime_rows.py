@@ -69,6 +69,16 @@ def test_the_list_of_helpers_without_rows_only_shrinks():
     assert not unused, f"listed in COMPILED_FROM_SOURCE but never emitted: {unused}"
 
 
+def test_every_dispatched_helper_is_resolved_by_the_dispatcher():
+    """The calls resolved when they run are rows without templates: the dispatcher
+    resolves each, differentiated again, to its callee's derivative one order higher."""
+    from srcgrad.compiler import dispatch
+
+    dispatched = {name for name in dir(runtime)
+                  if REGISTRY.is_dispatched(getattr(runtime, name))}
+    assert dispatched == {f.__name__ for f in dispatch._META}, dispatched
+
+
 def polynomial(x):
     return np.sum(x ** 3 + np.sin(x) * x)
 

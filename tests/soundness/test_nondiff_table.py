@@ -5,6 +5,7 @@ Functions that carry values have rules checked against the same oracle, or are r
 
 import builtins
 import math
+from typing import NamedTuple
 
 import array_api_compat
 import numpy as np
@@ -17,6 +18,13 @@ from srcgrad.rules.methods import NONDIFF_METHODS
 from tests.conftest import numeric_grad
 
 X = np.array([.3, .7, 1.1])
+
+
+class _Pair(NamedTuple):
+    a: np.ndarray
+    b: np.ndarray
+
+
 load_optional_rows()   # walk SciPy's rows too
 # Rows exempt from the oracle: a constant by declaration, or an output that is not a number.
 EXEMPT = {
@@ -36,6 +44,8 @@ EXEMPT = {
     rt.refuse_changed_defaults: "raises (a guard)",
     rt.refuse_property_tangent: "returns None or raises (a guard)",
     rt.property_object_adjoint: "returns {} (a zero object cotangent) or raises (a guard)",
+    rt.missing_transpose: "raises (a reverse template srcgrad does not have)",
+    rt.regenerated: "returns a generated function (a guard's hand-over), not a number",
     rt.checked_namespace: "returns the namespace it is given (a module), or raises",
     rt.transposes: "whether a solve's trans flag transposes (a flag, not a number)",
     rt.conjugates: "whether a solve's trans flag conjugates (a flag, not a number)",
@@ -187,6 +197,11 @@ USES = {
     rt.lone_slot: lambda x: float(rt.lone_slot(True, x * 2.0)),
     rt.is_duck_array: lambda x: float(rt.is_duck_array(x * 2.0)),
     rt.is_own_method: lambda x: float(rt.is_own_method(x * 2.0, "ravel")),
+    rt.variable_cotangent: lambda x: float(rt.variable_cotangent(x * 2.0, x * 3.0) is None),
+    rt.field_tangent_object_term: lambda x: _total(rt.field_tangent_object_term(
+        _Pair(x * 2.0, x), _Pair(x * 3.0, x), "a", _Pair(x, x))),
+    rt.field_tangent_object_cotangent:
+        lambda x: float(len(rt.field_tangent_object_cotangent(_Pair(x * 2.0, x), "a"))),
 }
 # NumPy's integer and boolean scalar types called as casts (np.int64(x)): they truncate.
 for _func in REGISTRY.nondiff_functions():

@@ -1,0 +1,92 @@
+"""Calls resolved when they run (``srcgrad.runtime.dynamic``), differentiated at orders 2
+and 3 in every composition of reverse and forward mode, against central finite
+differences of the program itself: differentiated again, such a call is a call of the
+user's callee's derivative one order higher, never of srcgrad's own source."""
+
+import numpy as np
+import pytest
+
+import srcgrad as sg
+from srcgrad.errors import TransformError
+from tests.conftest import numeric_grad
+from tests.higher.dynamic_programs import (
+    PROGRAMS,
+    STRUCTURE_PROGRAMS,
+    call_keyword_spread,
+    call_packed_keywords,
+    method_of_value,
+)
+from tests.rules.orders import ORDER_MODES, composed, finite_difference
+
+COMBOS = [(program, order, mode) for program in PROGRAMS
+          for order, modes in ORDER_MODES.items() for mode in modes] + [
+    (program, order, mode) for program in STRUCTURE_PROGRAMS
+    for order, modes in ORDER_MODES.items() for mode in modes if "fwd" in mode]
+# CI: every program at one composition of each order, rotating through the compositions.
+SAMPLE = [(program, order, modes[i % len(modes)]) for i, program in enumerate(PROGRAMS)
+          for order, modes in ORDER_MODES.items()] + [
+    (program, 2, "fwd-fwd") for program in STRUCTURE_PROGRAMS[::3]] + [
+    (program, 3, "rev-fwd-rev") for program in STRUCTURE_PROGRAMS[1::3]]
+
+
+def _id(combo):
+    program, order, mode = combo
+    return f"{program.__name__}-order{order}-{mode}"
+
+
+def check(program, order, mode):
+    rng = np.random.default_rng(len(program.__name__) + order)
+    x = rng.uniform(0.2, 1.2, 6)
+    v = rng.standard_normal(6)
+    numeric, rounding = finite_difference(program, x, v, order)
+    for _ in range(2):   # called twice: the second call runs what the first compiled
+        analytic = float(composed(program, x, v, mode))
+        tol = 1e-4 * max(abs(numeric), abs(analytic)) + 1e-6 + rounding
+        assert abs(analytic - numeric) <= tol, (
+            f"{program.__name__}, order {order} ({mode}): finite differences {numeric!r}, "
+            f"srcgrad {analytic!r}")
+
+
+@pytest.mark.parametrize("combo", SAMPLE, ids=[_id(c) for c in SAMPLE])
+def test_dynamic_calls_at_orders_two_and_three(combo):
+    check(*combo)
+
+
+@pytest.mark.rule_orders_full
+@pytest.mark.parametrize("combo", COMBOS, ids=[_id(c) for c in COMBOS])
+def test_every_dynamic_call_in_every_composition(combo):
+    check(*combo)
+
+
+@pytest.mark.parametrize("order, mode", [(3, "fwd-fwd-rev"), (3, "rev-fwd-rev")])
+def test_a_wrong_row_around_dynamic_calls_fails(monkeypatch, order, mode):
+    """``method_owner``'s row (``x.reshape``'s derivative is ``x``'s), off by 1%, is read
+    where a derivative of ``dynamic_forward(x.reshape, ...)`` is differentiated again (the
+    third order over a gradient): the check fails."""
+    from srcgrad import runtime
+    from srcgrad.rules import REGISTRY
+
+    rule = REGISTRY.lookup(runtime.method_owner)
+    monkeypatch.setitem(rule.adjoints, "method", "1.01 * g")
+    monkeypatch.setitem(rule.tangent, "method", "1.01 * method_dot")
+    REGISTRY.changed()
+    try:
+        with pytest.raises(AssertionError, match="finite differences"):
+            check(method_of_value, order, mode)
+    finally:
+        monkeypatch.undo()
+        REGISTRY.changed()
+
+
+@pytest.mark.parametrize("mode", ["fwd-rev", "rev-rev", "fwd-fwd"])
+def test_keywords_spread_or_packed_are_refused_above_first_order(mode):
+    """``f(x, **options)`` and a callee gathering derivatives in its ``**kwargs`` are
+    refused at the second order with a srcgrad error, never a wrong number."""
+    rng = np.random.default_rng(3)
+    x, v = rng.uniform(0.2, 1.2, 6), rng.standard_normal(6)
+    for program in (call_keyword_spread, call_packed_keywords):
+        gradient = numeric_grad(program, [x], 0)   # the first order works in both modes
+        np.testing.assert_allclose(sg.grad(program)(x), gradient, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(sg.jvp(program)(x, v)[1], gradient @ v, rtol=1e-6)
+        with pytest.raises(TransformError, match="not supported"):
+            composed(program, x, v, mode)
