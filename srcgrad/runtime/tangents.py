@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.errors import MissingRuleError
-from srcgrad.runtime.core import _NDARRAY, add_cotangents, as_array
+from srcgrad.runtime.core import _NDARRAY, add_cotangents, as_array, is_structure, restructure
 from srcgrad.runtime.slots import slots_like
 
 
@@ -61,6 +61,10 @@ def broadcast_like(g, v):
 def add_tangents(a, b):
     """``a + b`` for the tangents of a tuple result, item by item (a NamedTuple stays one);
     anything else as ``add_cotangents`` adds (lists, sparse dicts, objects' fields)."""
+    if type(a) is dict and type(b) is not dict:
+        a, b = b, a
+    if type(b) is dict and type(a) is not dict and (isinstance(a, tuple) or is_structure(a)):
+        b = restructure(b, a)   # a sparse zero (``zeros_like`` of a NamedTuple) keeps a's type
     if isinstance(a, tuple):
         items = [add_tangents(x, y) for x, y in zip(a, b, strict=True)]
         return type(a)(*items) if hasattr(a, "_fields") else tuple(items)

@@ -6,6 +6,7 @@ an array (``x.reshape(...)``); and programs whose forward sweep iterates with
 dataclasses). Each is ``x -> float`` for the order checks."""
 
 import dataclasses
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -78,8 +79,38 @@ def packed(x, **options):
     return np.sin(x) * options["b"]
 
 
+def call_partial(x):
+    fn = functools.partial(two, np.full(6, 0.5))
+    return np.sum(fn(x))
+
+
+def two(a, b):
+    return np.tanh(a) * b
+
+
+class Layer:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        return np.sin(self.w * x)
+
+
+LAYER = Layer(np.linspace(-1.0, 1.0, 6))
+
+
+def call_object(x):
+    return np.sum(call(LAYER, x) * x)
+
+
+def method_as_value(x):
+    y = x * 1.0
+    total = y.sum
+    return total() ** 2
+
+
 PROGRAMS = [call_positional, call_ufunc, call_keyword_constant, call_keyword_varying,
-            bound_method, method_of_value]
+            bound_method, method_of_value, call_partial, call_object, method_as_value]
 
 
 def loop_over_array(x):
@@ -140,6 +171,20 @@ def dataclass_method(x):
     return d.energy() * np.sum(x)
 
 
+class Weights(NamedTuple):
+    a: np.ndarray
+
+    def energy(self, y):
+        return np.sum(np.cos(self.a) * y)
+
+
+def method_of_varying_object(x):
+    p = Weights(x * x)
+    energy = p.energy   # a bound method whose object carries a derivative
+    return energy(x) * 2.0
+
+
 # (Reverse over reverse of these is not what their rows decide: the forward compositions.)
 STRUCTURE_PROGRAMS = [loop_over_array, loop_over_list, loop_over_zip, loop_over_dict,
-                      namedtuple_fields, dataclass_fields, dataclass_method]
+                      namedtuple_fields, dataclass_fields, dataclass_method,
+                      method_of_varying_object]
