@@ -14,6 +14,7 @@ from tests.higher.dynamic_programs import (
     STRUCTURE_PROGRAMS,
     call_keyword_spread,
     call_packed_keywords,
+    loop_over_array,
     method_of_value,
 )
 from tests.rules.orders import ORDER_MODES, composed, finite_difference
@@ -58,21 +59,32 @@ def test_every_dynamic_call_in_every_composition(combo):
     check(*combo)
 
 
-@pytest.mark.parametrize("order, mode", [(3, "fwd-fwd-rev"), (3, "rev-fwd-rev")])
-def test_a_wrong_row_around_dynamic_calls_fails(monkeypatch, order, mode):
-    """``method_owner``'s row (``x.reshape``'s derivative is ``x``'s), off by 1%, is read
-    where a derivative of ``dynamic_forward(x.reshape, ...)`` is differentiated again (the
-    third order over a gradient): the check fails."""
+def _plant_method_owner(rule, monkeypatch):
+    monkeypatch.setitem(rule.adjoints, "method", "1.01 * g")
+    monkeypatch.setitem(rule.tangent, "method", "1.01 * method_dot")
+
+
+def _plant_tangent_pairs(rule, monkeypatch):
+    monkeypatch.setitem(rule.adjoints, "xs", "1.01 * _sg.pairs_cotangent(g, xs, 0)")
+
+
+@pytest.mark.parametrize("helper, plant, program, mode", [
+    ("method_owner", _plant_method_owner, method_of_value, "fwd-fwd-rev"),
+    ("method_owner", _plant_method_owner, method_of_value, "rev-fwd-rev"),
+    ("tangent_pairs", _plant_tangent_pairs, loop_over_array, "rev-fwd-rev")])
+def test_a_wrong_row_around_dynamic_calls_fails(monkeypatch, helper, plant, program, mode):
+    """A row these programs read only from the third order on, off by 1%: ``method_owner``
+    (``x.reshape``'s derivative is ``x``'s, read where a derivative of
+    ``dynamic_forward(x.reshape, ...)`` is differentiated again), ``tangent_pairs``'s
+    transpose (reverse mode over a forward sweep's loop). The check fails."""
     from srcgrad import runtime
     from srcgrad.rules import REGISTRY
 
-    rule = REGISTRY.lookup(runtime.method_owner)
-    monkeypatch.setitem(rule.adjoints, "method", "1.01 * g")
-    monkeypatch.setitem(rule.tangent, "method", "1.01 * method_dot")
+    plant(REGISTRY.lookup(getattr(runtime, helper)), monkeypatch)
     REGISTRY.changed()
     try:
         with pytest.raises(AssertionError, match="finite differences"):
-            check(method_of_value, order, mode)
+            check(program, 3, mode)
     finally:
         monkeypatch.undo()
         REGISTRY.changed()
