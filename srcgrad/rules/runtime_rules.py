@@ -138,16 +138,20 @@ definplace(rt.add_attr, "v, name, item, obj=None", ("v", "item"),
 defnondiff(rt.refuse_property_tangent, rt.property_object_adjoint)
 # the term property_curvature adds is a property's second derivative (refused when
 # differentiated again); for a field or a method it adds nothing: v passes on
-defadjoint(rt.property_curvature, "v, name, item, obj, obj_dot",
+# (its last parameter, ``obj``'s direction, is named apart from ``obj_dot``, the name
+# forward mode gives ``obj``'s own tangent in the templates; its terms are sparse dicts
+# of fields, added key by key)
+defadjoint(rt.property_curvature, "v, name, item, obj, direction", structured=True,
            v="_sg.property_free(obj, name, g)",
            item="_sg.zeros_like(_sg.property_free(obj, name, item))",
            obj="_sg.property_object_adjoint(obj, name)",
-           obj_dot="_sg.property_object_adjoint(obj, name)",
+           direction="_sg.property_object_adjoint(obj, name)",
            tangent={"v": "_sg.property_free(obj, name, v_dot)",
-                    "item": "_sg.zeros_like(_sg.property_free(obj, name, v))",
-                    "obj": "_sg.zeros_like(_sg.property_free(obj, name, v))",
-                    "obj_dot": "_sg.zeros_like(_sg.property_free(obj, name, v))"})
-deflinear(rt.property_free, "obj, name, v", "_sg.property_free(obj, name, g)", linear_in="v")
+                    **{p: f"_sg.zeros_like(_sg.property_free(obj, name, v, {p}_dot))"
+                       for p in ("item", "obj", "direction")}})
+# (``along``: the tangent a zero term stands for, named so the term is not scaled by it)
+deflinear(rt.property_free, "obj, name, v, along=None", "_sg.property_free(obj, name, g)",
+          linear_in="v")
 definplace(rt.clear_item, "v, index", ("v",), update="_sg.clear_item(g, index)",
            saves="index")                                        # v[index] = 0
 definplace(rt.restore_item, "v, index, item", ("v", "item"), saves="index",

@@ -193,21 +193,25 @@ def property_curvature(dx_dot, name, g, obj, obj_dot):
 
 def property_object_adjoint(obj, name):
     """The cotangent ``obj`` gets through ``add_attr(dx, name, g, obj)`` in reverse mode
-    over a backward sweep: none for a field or a method (``{}``, a sparse dict without
-    fields); through a property's getter (its vjp differentiated again in reverse mode)
-    it is refused, never left out."""
+    over a backward sweep: none for a field or a method (a zero of ``obj``'s kind:
+    ``{}``, a sparse dict without fields, for an object; zeros for an array, whose
+    method ``x.reshape`` it is); through a property's getter (its vjp differentiated
+    again in reverse mode) it is refused, never left out."""
+    from srcgrad.runtime.core import zeros_like
+
     if obj is not None and property_getter(obj, name) is not None:
         raise TransformError(
             f"srcgrad does not differentiate a gradient in reverse mode through the "
             f"property `{type(obj).__name__}.{name}` (a gradient of a gradient): use "
             "forward mode over the gradient (sg.hvp, sg.hessian, sg.jvp of sg.grad), or "
             "write it as a method call, obj.name()")
-    return {}
+    return {} if obj is None else zeros_like(obj)
 
 
-def property_free(obj, name, v):
+def property_free(obj, name, v, along=None):
     """``v``, once ``obj.name`` is proven not a property: what ``property_curvature``
-    adds for a field or a method is nothing, so its derivatives pass ``v`` on; a
+    adds for a field or a method is nothing, so its derivatives pass ``v`` on (``along``,
+    the tangent a zero term built from it stands for, is not read); a
     property's third derivative is refused."""
     if obj is not None and property_getter(obj, name) is not None:
         raise TransformError(
