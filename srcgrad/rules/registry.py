@@ -70,6 +70,8 @@ class Rule:
     tangent_guard: tuple | None = None  # in-place rows: (param, statement) the forward mode
     #   runs after the linear update when ``param`` carries a tangent the linear rule
     #   leaves out (``{param}_dot``: that tangent, ``v_dot``: the updated argument's)
+    refused_because: str | None = None  # why ``refuses`` has no derivative (the message
+    #                         says so in place of the generic advice)
 
     def keeps_real_part(self, param):
         """Must the modes keep the real part of ``param``'s cotangent (``_sg.match_real``)?
@@ -85,6 +87,8 @@ class Rule:
         """The error message for differentiating through ``param``, or None."""
         if param not in self.refuses:
             return None
+        if self.refused_because:
+            return f"{self.refused_because} (`{self.name}`, argument `{param}`)"
         return (f"srcgrad has no derivative of `{self.name}` with respect to its argument "
                 f"`{param}`; keep `{param}` constant (wrap it in srcgrad.stop_gradient) or "
                 "register a rule with srcgrad.defrule")

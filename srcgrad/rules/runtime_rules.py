@@ -41,7 +41,7 @@ COMPILED_FROM_SOURCE = frozenset("""
     lstsq_adjoints
     lstsq_tangent matrix_power_adjoint matrix_power_tangent
     multi_dot_adjoint multi_dot_tangent multidigamma mvn_adjoint mvn_tangent
-    odeint_adjoints odeint_tangent pinv_adjoint pinv_tangent power prod_adjoint_tangent
+    pinv_adjoint pinv_tangent power prod_adjoint_tangent
     qr_adjoint qr_tangent scalar_digamma
     slogdet_adjoint slogdet_tangent
     svd_adjoint svd_tangent to_floats
