@@ -47,23 +47,27 @@ _LOCK = threading.Lock()
 _OP_ADJOINTS: dict[tuple, object] = {}   # (rule name, params) -> batched adjoint or None
 
 
-def jacobian_blocks(tape, target, sources):
+def jacobian_blocks(tape, target, sources, batch=False):
     """One ``target.shape + source.shape`` array per source (None where no cotangent
     reaches the source: unconnected, unwatched or not a float); raises
-    ``UnbatchedCall`` where the batched sweep cannot answer."""
+    ``UnbatchedCall`` where the batched sweep cannot answer. ``batch``
+    (``batch_jacobian``): a row is an element of the target's first row taken in every
+    row of the batch at once, and the arrays are shaped ``target.shape[1:] +
+    source.shape``."""
     value = _as_value(target)
     shape = np.shape(value)
-    size = math.prod(shape)
+    lead, rest = (shape[:1], shape[1:]) if batch else ((), shape)
+    size = math.prod(rest)
     values = [_as_value(source) for source in sources]
     blocks = [None] * len(sources)
     if not (isinstance(target, _TRACKED) and target in tape._tracked):
         return blocks
     largest = max((np.size(v) for v in values), default=1)
-    chunk = max(1, CHUNK_ELEMENTS // max(1, size + largest))
+    chunk = max(1, CHUNK_ELEMENTS // max(1, math.prod(shape) + largest))
     for start in range(0, size, chunk):
         rows = min(chunk, size - start)
-        seed = np.zeros((size, rows))
-        seed[np.arange(start, start + rows), np.arange(rows)] = 1.0
+        seed = np.zeros(lead + (size, rows))
+        seed[..., np.arange(start, start + rows), np.arange(rows)] = 1.0
         grads = batched_sweep(tape, target, seed.reshape(shape + (rows,)), sources, rows)
         for i, (grad, source_value) in enumerate(zip(grads, values)):
             if grad is None or not differentiable(source_value):
@@ -75,7 +79,7 @@ def jacobian_blocks(tape, target, sources):
             elif blocks[i].dtype != np.result_type(blocks[i], grad):
                 blocks[i] = blocks[i].astype(np.result_type(blocks[i], grad))
             blocks[i][start:start + rows] = np.moveaxis(grad, -1, 0)
-    return [None if block is None else block.reshape(shape + block.shape[1:])
+    return [None if block is None else block.reshape(rest + block.shape[1:])
             for block in blocks]
 
 

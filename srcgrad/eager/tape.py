@@ -271,19 +271,36 @@ class GradientTape(TapeBase):
         if self._pending is not None:
             self._expand()
         self._start_gradient()
-        rows = []
         self._in_jacobian = True
         try:
-            for index in np.ndindex(*target_shape[1:]):
-                seed = np.zeros(target_shape)
-                seed[(slice(None),) + index] = 1.0   # every row's element ``index``
-                rows.append(self._sweep([target], [seed], [source], False)[0])
+            stacked = self._batch_jacobian_block(target, source)   # [y..., b, x...]
         finally:
             self._in_jacobian = False
         self._finish_gradient()
-        # zeros when unconnected, whatever ``unconnected_gradients`` says (as TF does)
-        stacked = _stack_rows(rows, target_shape[1:], source, True)   # [y..., b, x...]
         return np.moveaxis(stacked, len(target_shape) - 1, 0)
+
+    def _batch_jacobian_block(self, target, source):
+        """``batch_jacobian``'s result with the batch axis after the target's row axes:
+        every element of a row in one batched sweep (``eager.jacobians``), else one
+        sweep per element; zeros when unconnected, whatever ``unconnected_gradients``
+        says (as TF does)."""
+        from srcgrad.eager.jacobians import jacobian_blocks
+        from srcgrad.runtime.batched import UnbatchedCall
+
+        target_shape = np.shape(_as_value(target))
+        if not recording_tapes():
+            try:
+                (block,) = jacobian_blocks(self, target, [source], batch=True)
+            except UnbatchedCall:
+                pass
+            else:
+                return _final_block(block, target_shape[1:], source, True)
+        rows = []
+        for index in np.ndindex(*target_shape[1:]):
+            seed = np.zeros(target_shape)
+            seed[(slice(None),) + index] = 1.0   # every row's element ``index``
+            rows.append(self._sweep([target], [seed], [source], False)[0])
+        return _stack_rows(rows, target_shape[1:], source, True)
 
     def _start_gradient(self):
         if self._used:

@@ -176,3 +176,26 @@ def test_under_an_outer_tape_one_sweep_per_row_answers():
             y = x ** 3
         jac = inner.jacobian(y, x)
     np.testing.assert_allclose(np.asarray(jac), np.diag(3 * x.numpy() ** 2))
+
+
+@pytest.mark.parametrize("rows_shape", [(3,), (2, 2)], ids=["vector_rows", "matrix_rows"])
+def test_batch_jacobian_in_one_sweep_matches_finite_differences(rows_shape, monkeypatch):
+    """``batch_jacobian``: every element of a row, in all rows at once (no sweep per
+    element), against the finite-difference Jacobian of each row."""
+    monkeypatch.setattr(GradientTape, "_sweep", lambda *a: pytest.fail("a sweep per row"))
+    rng = np.random.default_rng(3)
+    m = rng.uniform(-1.0, 1.0, (int(np.prod(rows_shape)), 2))
+
+    def row_map(x):   # (batch, *rows_shape) -> (batch, 2), each row on its own
+        flat = np.reshape(np.sin(x) * x, (x.shape[0], -1))
+        return np.tanh(flat @ m) + np.sum(flat, axis=1, keepdims=True)
+
+    x = sg.constant(rng.uniform(0.2, 1.0, (4,) + rows_shape))
+    with sg.GradientTape() as tape:
+        tape.watch(x)
+        y = row_map(x)
+    jac = tape.batch_jacobian(y, x)
+    assert jac.shape == (4, 2) + rows_shape
+    for b in range(4):
+        expected = _finite_differences(lambda r: row_map(r[None])[0], [x.numpy()[b]], 0)
+        np.testing.assert_allclose(jac[b], expected, rtol=1e-6, atol=1e-7)
