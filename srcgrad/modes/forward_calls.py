@@ -132,8 +132,7 @@ class ForwardCalls:
         owner_dot = syntax.name(self.tangent(owner.id)) if isinstance(owner, gast.Name) \
             and owner.id in state else syntax.const(None)
         tangents = [self.argument_tangent(a, state) for a in call.args]
-        args = [call.func, owner_dot, syntax.tuple_of(list(call.args)),
-                syntax.tuple_of(tangents)]
+        args = [call.func, owner_dot, _args_tuple(list(call.args)), _args_tuple(tangents)]
         if any(self.carries(kw.value, state) for kw in call.keywords):
             # f(x, b=y, **kw): the keywords and their tangents as two dicts
             keys = [None if kw.arg is None else syntax.const(kw.arg) for kw in call.keywords]
@@ -172,3 +171,17 @@ class ForwardCalls:
         if isinstance(arg, gast.Name) and arg.id in state:
             return syntax.name(self.tangent(arg.id))
         return syntax.const(None)
+
+
+def _args_tuple(items):
+    """The tuple of a call's arguments (or of their tangents): ``(a, b)``; with one
+    ``*xs`` among them ``_sg.joined_args((a,), xs, (b,))``, a call that generated code
+    differentiated again reads through its row (a starred item in a tuple display is
+    not differentiated)."""
+    starred = [i for i, item in enumerate(items) if isinstance(item, gast.Starred)]
+    if len(starred) != 1:
+        return syntax.tuple_of(items)
+    at = starred[0]
+    return syntax.quote_expr("_sg.joined_args(head, xs, tail)",
+                             head=syntax.tuple_of(items[:at]), xs=items[at].value,
+                             tail=syntax.tuple_of(items[at + 1:]))

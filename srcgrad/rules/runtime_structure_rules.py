@@ -14,6 +14,10 @@ deflinear(rt.unpacked_part_transpose, "v, like, start, after",
           "_sg.unpacked_part(g, v, start, after)", linear_in="v")
 deflinear(rt.item_tangents, "v, xs", "_sg.item_tangents_transpose(g, v)", linear_in="v")
 deflinear(rt.item_tangents_transpose, "v, xs_dot", "_sg.item_tangents(g, v)", linear_in="v")
+defadjoint(rt.joined_args, "head, xs, tail", tangent="linear",
+           head="_sg.unpacked_part(g, head, 0, len(xs) + len(tail))",
+           xs="_sg.unpacked_part(g, xs, len(head), len(tail))",
+           tail="_sg.unpacked_part(g, tail, len(head) + len(xs), 0)")
 deflinear(rt.keyword_part, "v, kwargs", "g", linear_in="v")
 deflinear(rt.keyword_tangents, "v, kwargs", "_sg.dropped_nones(g)", linear_in="v")
 deflinear(rt.dropped_nones, "v", "g", linear_in="v")

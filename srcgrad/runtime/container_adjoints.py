@@ -64,6 +64,12 @@ def unpacked_part(g, xs, start, after):
     return tuple(part) if isinstance(xs, tuple) else list(part)
 
 
+def joined_args(head, xs, tail):
+    """``(*head, *xs, *tail)``: the arguments of a call ``f(a, *xs, b)`` as one tuple
+    (linear in its three arguments; ``unpacked_part`` picks each one's cotangent)."""
+    return tuple(head) + tuple(xs) + tuple(tail)
+
+
 def item_tangents(xs_dot, xs):
     """One tangent per item of ``xs`` (None for an item without one), from the tangent
     ``xs_dot`` of the sequence (None: no tangent; a sparse dict keyed by position)."""

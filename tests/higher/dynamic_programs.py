@@ -109,8 +109,24 @@ def method_as_value(x):
     return total() ** 2
 
 
+def three(a, b, c):
+    return np.tanh(a) * b + c * a
+
+
+def call_starred(x):
+    fn = three
+    rest = (np.cos(x),)
+    return np.sum(fn(x, *rest, 2.0))
+
+
+def call_starred_rows(x):
+    fn = two
+    return np.sum(fn(*np.stack([x, x * x])))
+
+
 PROGRAMS = [call_positional, call_ufunc, call_keyword_constant, call_keyword_varying,
-            bound_method, method_of_value, call_partial, call_object, method_as_value]
+            bound_method, method_of_value, call_partial, call_object, method_as_value,
+            call_starred, call_starred_rows]
 
 
 def loop_over_array(x):
