@@ -14,12 +14,12 @@ from srcgrad.analysis.escapes import check_callee
 from srcgrad.codegen.loader import is_generated
 from srcgrad.compiler.dispatch import resolve
 from srcgrad.compiler.forward import call_jvp, forward_unit
-from srcgrad.compiler.property_vjp import property_vjp
+from srcgrad.compiler.property_vjp import property_jvp, property_vjp
 from srcgrad.compiler.reverse import reverse_unit
 from srcgrad.runtime import dynamic
 
 __all__ = ["batched_backward", "call_jvp", "check_callee", "forward_unit", "is_generated",
-           "property_vjp", "resolve", "reverse_unit"]
+           "property_jvp", "property_vjp", "resolve", "reverse_unit"]
 
 
 def batched_backward(one_row):

@@ -1,5 +1,6 @@
-"""The vector-Jacobian product of a property's getter, written as code srcgrad compiles:
-differentiated in forward mode it gives the second derivative through the property.
+"""The vector-Jacobian product (and the Jacobian-vector product) of a property's getter,
+written as code srcgrad compiles: differentiated in forward mode each gives the second
+derivative through the property.
 
 ``obj.name`` for a property is differentiated as its getter is (``_sg.add_attr`` runs the
 getter's vjp in the backward sweep). Forward mode over that backward sweep (``sg.hvp``)
@@ -20,3 +21,11 @@ def property_vjp(obj, g, getter):
     value, saved = _sg.dynamic_forward(getter, False, obj)
     cotangents = _sg.dynamic_backward(saved, g)
     return cotangents[0]
+
+
+def property_jvp(obj, obj_dot, getter):
+    """The tangent ``getter`` (a property's, a function of the object) gives along the
+    object's tangent ``obj_dot``: differentiated in forward mode along the object, the
+    property's second derivative (``_sg.field_tangent_object_term``)."""
+    value, tangent = _sg.dynamic_jvp(getter, None, (obj,), (obj_dot,))
+    return tangent

@@ -45,7 +45,7 @@ deflinear(rt.pairs_cotangent_transpose, "v, position, count",
 
 # ``x.name``'s tangent in forward mode, ``field_tangent(x, x_dot, name)``: linear in
 # ``x_dot`` (its transpose puts the cotangent at the field); through ``x`` it is zero
-# for a field or a method, and a property's second derivative is refused.
+# for a field or a method, a property's second derivative (reverse mode over it refused).
 defadjoint(rt.field_tangent, "obj, v, name", structured=True,
            v="_sg.field_tangent_transpose(g, name, obj)",
            obj="_sg.field_tangent_object_cotangent(obj, name)",
@@ -56,4 +56,11 @@ defadjoint(rt.field_tangent_transpose, "v, name, obj", structured=True,
            obj="_sg.field_tangent_object_term(obj, v, name, g)",
            tangent={"v": "_sg.field_tangent_transpose(v_dot, name, obj)",
                     "obj": "_sg.field_tangent_object_cotangent(obj, name, obj_dot)"})
-defnondiff(rt.field_tangent_object_term, rt.field_tangent_object_cotangent)
+# (a field's term is zeros; a property's is its second derivative, whose own derivatives,
+# the third, are refused: property_free)
+defadjoint(rt.field_tangent_object_term, "obj, v, name, direction", structured=True,
+           **dict.fromkeys(("obj", "v", "direction"),
+                           "_sg.field_tangent_object_cotangent(obj, name)"),
+           tangent={p: f"_sg.zeros_like(_sg.property_free(obj, name, ans, {p}_dot))"
+                    for p in ("obj", "v", "direction")})
+defnondiff(rt.field_tangent_object_cotangent)

@@ -88,12 +88,18 @@ def field_tangent(x, x_dot, name):
 
 def field_tangent_object_term(x, x_dot, name, direction):
     """The tangent of ``field_tangent(x, x_dot, name)`` through ``x`` along ``direction``:
-    zeros, as a field's (or a bound method's) tangent is read from ``x_dot`` alone. A
-    property's would be its getter's second derivative, which is refused."""
+    zeros, as a field's (or a bound method's) tangent is read from ``x_dot`` alone; for a
+    property, its getter's second derivative (the tangent of the getter's jvp,
+    ``compiler.property_jvp``, along ``direction``)."""
     from srcgrad.runtime.core import zeros_like_structure
 
-    _refuse_property_again(x, name)
-    return zeros_like_structure(field_tangent(x, x_dot, name))
+    getter = property_getter(x, name)
+    if getter is None:
+        return zeros_like_structure(field_tangent(x, x_dot, name))
+    from srcgrad.runtime.dynamic import _compiler, dynamic_jvp
+
+    return dynamic_jvp(_compiler().property_jvp, None, (x, x_dot, getter),
+                       (direction, None, None))[1]
 
 
 def field_tangent_object_cotangent(x, name, direction=None):
@@ -120,9 +126,10 @@ def field_tangent_transpose(g, name, x):
 def _refuse_property_again(x, name):
     if property_getter(x, name) is not None:
         raise TransformError(
-            f"srcgrad does not differentiate twice through the property "
-            f"`{type(x).__name__}.{name}` in forward mode (a derivative of a tangent that "
-            "reads it): write it as a method call, obj.name(), instead")
+            f"srcgrad does not differentiate the tangent of the property "
+            f"`{type(x).__name__}.{name}` in reverse mode (a gradient of a forward-mode "
+            "derivative): use forward mode over it (sg.jvp), or write it as a method call, "
+            "obj.name()")
 
 
 def _class_attribute(x, name):

@@ -171,6 +171,10 @@ class Scaled:
     def energy(self):
         return np.sum(np.sin(self.a) * self.s)
 
+    @property
+    def norm2(self):
+        return np.sum(np.cos(self.a) * self.a ** 2)
+
 
 def namedtuple_fields(x):
     p = Pair(x * x, np.sin(x))
@@ -185,6 +189,11 @@ def dataclass_fields(x):
 def dataclass_method(x):
     d = Scaled(x * x, 1.5)
     return d.energy() * np.sum(x)
+
+
+def dataclass_property(x):
+    d = Scaled(x * 1.5, 1.0)
+    return d.norm2 * np.sum(x)
 
 
 class Weights(NamedTuple):

@@ -14,6 +14,7 @@ from tests.higher.dynamic_programs import (
     STRUCTURE_PROGRAMS,
     call_keyword_spread,
     call_packed_keywords,
+    dataclass_property,
     loop_over_array,
     method_of_value,
 )
@@ -102,3 +103,13 @@ def test_keywords_spread_or_packed_are_refused_above_first_order(mode):
         np.testing.assert_allclose(sg.jvp(program)(x, v)[1], gradient @ v, rtol=1e-6)
         with pytest.raises(TransformError, match="not supported"):
             composed(program, x, v, mode)
+
+
+def test_a_property_differentiated_twice_in_forward_mode():
+    """``d.norm2`` of a dataclass: its tangent's tangent through the object is the
+    getter's second derivative (jvp of jvp, hvp); a third derivative is refused."""
+    for mode in ("fwd-fwd", "fwd-rev"):
+        check(dataclass_property, 2, mode)
+    x, v = np.linspace(0.2, 1.2, 6), np.ones(6)
+    with pytest.raises(TransformError, match="third time through the property"):
+        composed(dataclass_property, x, v, "fwd-fwd-fwd")

@@ -198,8 +198,6 @@ USES = {
     rt.is_duck_array: lambda x: float(rt.is_duck_array(x * 2.0)),
     rt.is_own_method: lambda x: float(rt.is_own_method(x * 2.0, "ravel")),
     rt.variable_cotangent: lambda x: float(rt.variable_cotangent(x * 2.0, x * 3.0) is None),
-    rt.field_tangent_object_term: lambda x: _total(rt.field_tangent_object_term(
-        _Pair(x * 2.0, x), _Pair(x * 3.0, x), "a", _Pair(x, x))),
     rt.field_tangent_object_cotangent:
         lambda x: float(len(rt.field_tangent_object_cotangent(_Pair(x * 2.0, x), "a"))),
 }
