@@ -87,13 +87,9 @@ def float_sweep(forward, backward, grads, seed, params, stack, defined):
 
 
 def _conversions(names):
-    """``a, b = _sg.to_floats(a, b)`` (one call for them all), ``a = _sg.to_float(a)``."""
-    if not names:
-        return []
-    if len(names) == 1:
-        return [syntax.assign(names[0], syntax.call("_sg.to_float", [syntax.name(names[0])]))]
-    return [syntax.assign(syntax.tuple_of([syntax.name(n, True) for n in names], True),
-                          syntax.call("_sg.to_floats", [syntax.name(n) for n in names]))]
+    """``a = _sg.to_float(a)`` for each name (the builtin ``float``: a rule row)."""
+    return [syntax.assign(name, syntax.call("_sg.to_float", [syntax.name(name)]))
+            for name in names]
 
 
 class _Rewriter:

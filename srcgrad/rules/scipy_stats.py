@@ -117,6 +117,36 @@ _INTEGER_SHIFT = ("an integer shift of a discrete distribution: the pmf is piece
                   "in it")
 
 
+# The multivariate normal's log density, with ``R`` the centred samples (n, d), ``F`` the
+# covariance matrix SciPy reads from ``cov``, ``S = F^-1`` and ``W = R S``: d/dx = -W,
+# d/dmean = W summed over the samples, d/dF = (W^T W - n S) / 2 (each sample weighted by
+# its cotangent), written with NumPy and the rowed pieces of
+# ``runtime.distribution_adjoints`` so that every order has rows.
+_R = "_sg.mvn_samples(x, mean, cov)"
+_F = "_sg.mvn_full_cov({}, _sg.mvn_dimension(mean, cov))"
+_S = f"_sg.mvn_inverse({_F.format('cov')})"
+_W = f"({_R} @ {_S})"
+_G = f"(np.reshape({{}}, (-1, 1)) * np.ones((np.shape({_R})[0], 1)))"   # one weight a sample
+
+
+def _mvn_terms(scale):
+    """The row's templates; ``scale``: ``ans * `` for the density (``pdf``)."""
+    g = _G.format(f"{scale}g")
+    shaped = "np.reshape({}, np.shape(ans))"   # as SciPy squeezes the density
+    return dict(
+        x=f"np.reshape(-{g} * {_W}, np.shape(x))",
+        mean=f"_sg.unbroadcast(np.sum({g} * {_W}, axis=0), mean)",
+        cov=f"_sg.mvn_reduce_cov((np.transpose({_W}) @ ({g} * {_W}) - np.sum({g}) * {_S}) / 2,"
+            " cov)",
+        tangent={
+            "x": scale + shaped.format(f"-np.sum({_W} * np.reshape(x_dot, np.shape({_R})), "
+                                       "axis=1)"),
+            "mean": scale + shaped.format(f"np.sum({_W} * mean_dot, axis=1)"),
+            "cov": scale + shaped.format(
+                f"(np.sum(({_W} @ {_F.format('cov_dot')}) * {_W}, axis=1) - "
+                f"np.trace({_S} @ {_F.format('cov_dot')})) / 2")})
+
+
 def _multivariate():
     """Dirichlet (components along the first axis) and the multivariate normal (the last
     axis of ``x``; ``cov`` a matrix, a vector of variances or one variance)."""
@@ -127,13 +157,9 @@ def _multivariate():
                    tangent={"x": f"{scale}_sg.dirichlet_tangent_x(x_dot, x, alpha)",
                             "alpha": f"{scale}_sg.dirichlet_tangent_alpha(alpha_dot, x, alpha)"},
                    name=f"scipy.stats.dirichlet.{method}")
-        terms = {part: f"_sg.mvn_adjoint({scale}g, x, mean, cov, {part!r})"
-                 for part in ("x", "mean", "cov")}
-        tangents = {part: f"{scale}_sg.mvn_tangent({part}_dot, x, mean, cov, {part!r})"
-                    for part in ("x", "mean", "cov")}
         defadjoint(getattr(st.multivariate_normal, method),
-                   "x, mean=None, cov=1, allow_singular=False", tangent=tangents,
-                   name=f"scipy.stats.multivariate_normal.{method}", **terms)
+                   "x, mean=None, cov=1, allow_singular=False",
+                   name=f"scipy.stats.multivariate_normal.{method}", **_mvn_terms(scale))
     defadjoint(st.multivariate_normal.entropy, "mean=None, cov=1, allow_singular=False",
                cov="_sg.mvn_entropy_adjoint(g, cov)",
                tangent={"cov": "_sg.mvn_entropy_tangent(cov_dot, cov)"},

@@ -35,6 +35,7 @@ from srcgrad.runtime.linalg_tangents import *  # noqa: F403
 from srcgrad.runtime.moment_partials import *  # noqa: F403
 from srcgrad.runtime.namespaces import *  # noqa: F403
 from srcgrad.runtime.ode_adjoints import *  # noqa: F403
+from srcgrad.runtime.prod_partials import *  # noqa: F403
 from srcgrad.runtime.product_adjoints import *  # noqa: F403
 from srcgrad.runtime.range_adjoints import *  # noqa: F403
 from srcgrad.runtime.reentry import *  # noqa: F403

@@ -35,15 +35,32 @@ for _name, _method in DENSITIES:
 
 
 # -- Dirichlet: components along the first axis of x ----------------------------------------
+# With C the concentrations as a column along x's first axis, the log density's partials
+# are d/dx = (C - 1) / x and d/dalpha = digamma(sum(alpha)) - digamma(C) + log(x) (summed
+# over the samples); the rows of these helpers (``rules.runtime_distribution_rules``)
+# write their derivatives with the same helpers, ``dirichlet_column`` and NumPy.
+def dirichlet_column(alpha, x):
+    """``alpha`` shaped to broadcast along ``x``'s first axis (its K components)."""
+    alpha = as_array(alpha)
+    if np.shape(x)[0] != alpha.shape[0]:
+        raise NotImplementedError(
+            "the derivative of scipy.stats.dirichlet needs all K components of x "
+            f"(got {np.shape(x)[0]} for {alpha.shape[0]} concentrations)")
+    return np.reshape(alpha, alpha.shape + (1,) * (np.ndim(x) - 1))
+
+
+def dirichlet_column_adjoint(v, x):
+    """The transpose of ``dirichlet_column``: ``v`` (shaped like ``x``) summed over the
+    samples, one value per component."""
+    v = np.broadcast_to(v, np.shape(x))
+    return np.sum(np.reshape(v, (v.shape[0], -1)), axis=1)
+
+
 def _dirichlet_parts(x, alpha):
     import scipy.special
 
     x, alpha = as_array(x, float), as_array(alpha, float)
-    if x.shape[0] != alpha.shape[0]:
-        raise NotImplementedError(
-            "the derivative of scipy.stats.dirichlet needs all K components of x "
-            f"(got {x.shape[0]} for {alpha.shape[0]} concentrations)")
-    column = np.reshape(alpha, alpha.shape + (1,) * (x.ndim - 1))
+    column = dirichlet_column(alpha, x)
     d_x = (column - 1) / x
     d_alpha = scipy.special.digamma(np.sum(alpha)) - scipy.special.digamma(column) + np.log(x)
     return d_x, d_alpha
@@ -54,8 +71,7 @@ def dirichlet_adjoint_x(g, x, alpha):
 
 
 def dirichlet_adjoint_alpha(g, x, alpha):
-    d_alpha = g * _dirichlet_parts(x, alpha)[1]
-    return np.sum(np.reshape(d_alpha, (d_alpha.shape[0], -1)), axis=1)
+    return dirichlet_column_adjoint(g * _dirichlet_parts(x, alpha)[1], x)
 
 
 def dirichlet_tangent_x(x_dot, x, alpha):
@@ -64,95 +80,68 @@ def dirichlet_tangent_x(x_dot, x, alpha):
 
 def dirichlet_tangent_alpha(alpha_dot, x, alpha):
     d_alpha = _dirichlet_parts(x, alpha)[1]
-    column = np.reshape(alpha_dot, np.shape(alpha_dot) + (1,) * (d_alpha.ndim - 1))
-    return np.sum(column * d_alpha, axis=0)
+    return np.sum(dirichlet_column(alpha_dot, x) * d_alpha, axis=0)
 
 
 # -- multivariate normal: samples along the last axis of x ------------------------------------
-def _mvn_dimension(mean, cov):
+# The rows of ``multivariate_normal.logpdf`` and ``pdf`` (``rules.scipy_stats``) are written
+# with NumPy and these pieces, each a row (``rules.runtime_distribution_rules``): with
+# ``R`` the centred samples (n, d), ``F`` the covariance matrix as SciPy reads it and
+# ``S = F^-1``, ``log p = -(R S R^T)_ii / 2 - log det F / 2 - d log(2 pi) / 2``.
+def mvn_dimension(mean, cov):
     """SciPy's own rule: the size of ``mean``, else the side of a matrix ``cov``, else 1."""
     if mean is not None:
-        return np.size(mean)
+        return int(np.size(mean))
     return np.shape(cov)[0] if np.ndim(cov) == 2 else 1
 
 
-def _full_cov(cov, dim):
+def mvn_samples(x, mean, cov):
+    """The samples of ``x`` as rows (n, d), less ``mean`` (linear in both)."""
+    dim = mvn_dimension(mean, cov)
+    samples = np.reshape(as_array(x, float), (-1, dim))
+    return samples - (0.0 if mean is None else np.broadcast_to(mean, (dim,)))
+
+
+def mvn_full_cov(cov, dim):
+    """The (d, d) covariance matrix SciPy reads from ``cov``: one variance, a vector of
+    variances, or a matrix's lower triangle (its upper triangle is not read). Linear."""
     cov = as_array(cov, float)
     if cov.ndim == 0:
         return cov * np.eye(dim)
-    return np.diag(cov) if cov.ndim == 1 else cov
+    if cov.ndim == 1:
+        return np.diag(cov)
+    return np.tril(cov) + np.swapaxes(np.tril(cov, -1), -1, -2)
 
 
-def _reduce_cov(full, cov):
-    """A symmetric matrix cotangent as the cotangent of ``cov`` in the form it was given.
-    SciPy reads a matrix ``cov`` from its lower triangle only (its upper triangle does
-    not change the density), so the lower triangle takes the off-diagonal terms twice."""
+def mvn_reduce_cov(v, cov):
+    """The transpose of ``mvn_full_cov``: a (d, d) cotangent as that of ``cov`` in the
+    form it was given (the lower triangle takes the upper's terms)."""
+    v = as_array(v)
     if np.ndim(cov) == 0:
-        return np.trace(full)
+        return np.trace(v)
     if np.ndim(cov) == 1:
-        return np.diagonal(full).copy()
-    return 2 * np.tril(full, -1) + np.diag(np.diagonal(full))
+        return np.diagonal(v).copy()
+    return np.tril(v) + np.tril(np.swapaxes(v, -1, -2), -1)
 
 
-def _lower_symmetric(matrix):
-    """The symmetric matrix SciPy reads from ``matrix``'s lower triangle."""
-    return np.tril(matrix) + np.swapaxes(np.tril(matrix, -1), -1, -2)
+def mvn_inverse(full):
+    """``full``'s inverse (a covariance matrix: real)."""
+    return np.linalg.inv(full)
 
 
-def _mvn_parts(x, mean, cov):
-    """Samples ``(n, d)``, ``C^-1 (x - mean)`` per sample, ``C^-1``."""
-    dim = _mvn_dimension(mean, cov)
-    samples = np.reshape(as_array(x, float), (-1, dim))
-    centered = samples - (0.0 if mean is None else np.broadcast_to(mean, (dim,)))
-    inverse = np.linalg.inv(_full_cov(cov, dim))
-    return samples, centered @ inverse, inverse
-
-
-def mvn_adjoint(g, x, mean, cov, part):
-    """The cotangent of ``part`` (x, mean or cov) of ``multivariate_normal.logpdf``:
-    ``d/dx = -C^-1 (x - mean)``, ``d/dmean = C^-1 (x - mean)``,
-    ``d/dC = (C^-1 r r^T C^-1 - C^-1) / 2`` (symmetric; see ``_reduce_cov``)."""
-    samples, whitened, inverse = _mvn_parts(x, mean, cov)
-    weights = np.broadcast_to(np.reshape(g, (-1,)), (samples.shape[0],))[:, None]
-    if part == "x":
-        return np.reshape(-weights * whitened, np.shape(x))
-    if part == "mean":
-        total = np.sum(weights * whitened, axis=0)
-        return total if np.ndim(mean) else np.sum(total)
-    full = (whitened.T @ (weights * whitened) - np.sum(weights) * inverse) / 2
-    return _reduce_cov(full, cov)
-
-
-def mvn_tangent(dot, x, mean, cov, part):
-    """The directional derivative of ``multivariate_normal.logpdf`` along ``dot`` in
-    ``part``, shaped like the density's value."""
-    samples, whitened, inverse = _mvn_parts(x, mean, cov)
-    dim = samples.shape[1]
-    if part == "x":
-        out = -np.sum(whitened * np.reshape(dot, (-1, dim)), axis=1)
-    elif part == "mean":
-        out = np.sum(whitened * np.broadcast_to(dot, (dim,)), axis=1)
-    else:
-        full_dot = _full_cov(dot, dim)
-        full_dot = _lower_symmetric(full_dot) if np.ndim(dot) == 2 else full_dot
-        out = (np.sum((whitened @ full_dot) * whitened, axis=1)
-               - np.trace(inverse @ full_dot)) / 2
-    out = np.squeeze(out)   # as SciPy squeezes the density
-    return out[()] if out.ndim == 0 else out
+def mvn_entropy_inverse(cov):
+    """``cov``'s inverse transposed, or the reciprocals of variances: the gradient of
+    ``log det`` (``multivariate_normal.entropy`` is ``0.5 log det(2 pi e cov)``)."""
+    cov = as_array(cov)
+    if cov.ndim < 2:
+        return 1.0 / cov
+    return np.swapaxes(np.linalg.inv(cov), -1, -2)
 
 
 def mvn_entropy_adjoint(g, cov):
-    """The cotangent of ``cov`` in ``multivariate_normal.entropy(mean, cov)`` (``0.5 *
-    log det(2 pi e cov)``): ``g / 2`` times ``cov``'s inverse transposed (a vector of
-    variances or one variance: their reciprocals)."""
-    cov = np.asarray(cov)
-    if cov.ndim < 2:
-        return 0.5 * g / cov if cov.ndim else 0.5 * g / cov[()]
-    return 0.5 * g * np.transpose(np.linalg.inv(cov))
+    """The cotangent of ``cov`` in ``multivariate_normal.entropy(mean, cov)``."""
+    return 0.5 * g * mvn_entropy_inverse(cov)
 
 
 def mvn_entropy_tangent(cov_dot, cov):
-    cov = np.asarray(cov)
-    if cov.ndim < 2:
-        return 0.5 * np.sum(cov_dot / cov)
-    return 0.5 * np.sum(np.transpose(np.linalg.inv(cov)) * cov_dot)
+    return 0.5 * np.sum(mvn_entropy_inverse(cov) * cov_dot)

@@ -51,11 +51,6 @@ def floats_apply(result):
 to_float = float
 
 
-def to_floats(*values):
-    """The floats and float64s ``values`` as Python floats."""
-    return tuple(map(float, values))
-
-
 def divide(a, b):
     """``a / b`` as a float64 divides: inf or nan (and NumPy's warning) where ``b`` is 0."""
     if b:
@@ -80,5 +75,4 @@ def float64_cotangent(x):
     return x if x is FLOAT_ZERO else x * _ONE64
 
 
-__all__ = ["divide", "float64", "float64_cotangent", "floats_apply", "power", "to_float",
-           "to_floats"]
+__all__ = ["divide", "float64", "float64_cotangent", "floats_apply", "power", "to_float"]

@@ -53,13 +53,54 @@ def gamma(x):
     return _special().gamma(x)
 
 
-def bessel(name, *args):
-    return getattr(_special(), name)(*args)
+# The Bessel functions of any order that the rows of scipy.special's Bessel functions call
+# (``j1(x)`` is ``bessel('jv', 1, x)``, ``jv(v - 1, x)`` is ``bessel('jv', v, x, -1)``: the
+# order is passed on as it was given, so a gradient differentiated again reads it as the
+# constant it is, not as a value the gradient computed), and the weights of their
+# derivative in ``x``: ``d B(v, x) = (lo B(v - 1, x) + hi B(v + 1, x)) dx + c B(v, x)
+# Re(dx)``, where ``c`` is what the factor ``exp(-|Re x|)`` adds to ive (piecewise
+# constant: the weights carry no derivative).
+_BESSEL_WEIGHTS = {"jv": (0.5, -0.5), "yv": (0.5, -0.5), "iv": (0.5, 0.5),
+                   "kv": (-0.5, -0.5), "ive": (0.5, 0.5)}
+
+
+def bessel(name, v, x, shift=0):
+    """``scipy.special.<name>(v + shift, x)`` for a Bessel function of order ``v``."""
+    if name not in _BESSEL_WEIGHTS:
+        raise ValueError(f"bessel: no Bessel function {name!r}")
+    return getattr(_special(), name)(v + shift if shift else v, x)
+
+
+def bessel_weights(name, x):
+    """``(lo, hi, c)`` of ``bessel(name, v, x)``'s derivative in ``x`` (see above)."""
+    lo, hi = _BESSEL_WEIGHTS[name]
+    return lo, hi, -np.sign(np.real(x)) if name == "ive" else 0.0
+
+
+def betaln(a, b):
+    return _special().betaln(a, b)
+
+
+def zeta(x, q):
+    """The Hurwitz zeta function (``d zeta(x, q) / dq = -x zeta(x + 1, q)``)."""
+    return _special().zeta(x, q)
 
 
 def multidigamma(a, d):
     """d multigammaln(a, d) / da = sum over j < d of digamma(a - j / 2)."""
     return sum(digamma(as_array(a) - j / 2) for j in range(int(d)))
+
+
+def multipolygamma(n, a, d):
+    """The n-th derivative of ``multidigamma(a, d)``: sum over j < d of
+    polygamma(n, a - j / 2)."""
+    return sum(polygamma(n, as_array(a) - j / 2) for j in range(int(d)))
+
+
+def scalar_polygamma(n, x):
+    """``polygamma(n, x)`` (n >= 1) of a real scalar without SciPy: the derivatives of
+    ``adjoints.scalar_digamma`` (``math.lgamma``'s rows)."""
+    return float(np.real(complex_polygamma(int(n), x)))
 
 
 def exprel_partial(x, ans):
