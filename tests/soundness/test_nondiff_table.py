@@ -200,6 +200,10 @@ USES = {
     rt.variable_cotangent: lambda x: float(rt.variable_cotangent(x * 2.0, x * 3.0) is None),
     rt.field_tangent_object_cotangent:
         lambda x: float(len(rt.field_tangent_object_cotangent(_Pair(x * 2.0, x), "a"))),
+    rt.mvn_dimension: lambda x: float(rt.mvn_dimension(x * 2.0, np.diag(x))),
+    rt.floats_apply: lambda x: float(rt.floats_apply(np.float64(x[0] * 2.0))),
+    rt.bessel_weights: lambda x: _total(np.stack(np.broadcast_arrays(
+        *rt.bessel_weights("ive", x - 0.5)))),
 }
 # NumPy's integer and boolean scalar types called as casts (np.int64(x)): they truncate.
 for _func in REGISTRY.nondiff_functions():
