@@ -17,7 +17,8 @@ drawn from one family with random functions, constants and orders of statements:
   a closure over a differentiated value, a list, tuple or dict of functions whose
   items are called (by a literal, by an index known when it runs, by ``for g in fs``);
 - ``varargs``: helpers taking ``*args``/``**kwargs`` called with ``f(*xs)``/``f(**kw)``;
-- ``nested``: ``sg.grad``/``sg.jvp``/``sg.hvp`` of an inner function called inside ``f``;
+- ``nested``: ``sg.grad``/``sg.jvp``/``sg.hvp`` of an inner function called inside ``f``,
+  a gradient of a gradient;
 - ``starred``: ``first, *rest = ...`` assignments.
 
 ``Program.features`` names the family of each piece (``family:objects``...), so the
@@ -289,6 +290,7 @@ class _Pieces:
             f"{r} = sg.jvp({inner})(v[2], 1.0)[1]",
             f"{r} = sg.grad(lambda y: {inner}(y) * y)(s)",
             f"{r} = sg.hvp({inner})(v[1], 1.0)",
+            f"{r} = sg.grad(lambda y: sg.grad({inner})(y) * y)(v[1])",
         )))
         return [], body, r
 

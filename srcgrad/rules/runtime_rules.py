@@ -99,9 +99,14 @@ deflinear(rt.cast_adjoint_transpose, "v, w, a, dtype", "_sg.cast_adjoint(g, a, d
           linear_in="v")
 deflinear(rt.cast_tangent, "v, dtype, copy", "_sg.cast_tangent(g, dtype, copy)", linear_in="v")
 defnondiff(rt.truncates, rt.is_own_method)
-# the cotangent of ``item`` in ``add_attr``: the field's, or a bound method's receiver's
-deflinear(rt.attr_item_adjoint, "v, name, item, obj=None",
-          "_sg.add_attr(_sg.zeros_like(v), name, g, obj)", linear_in="v")
+# the cotangent of ``item`` in ``add_attr``: the field's, a bound method's receiver's,
+# or a property getter's jvp along v (linear in v; through obj, a property's third
+# derivative, refused)
+defadjoint(rt.attr_item_adjoint, "v, name, item, obj=None",
+           v="_sg.add_attr(_sg.zeros_like(v), name, g, obj)",
+           obj="_sg.property_free(obj, name, _sg.zeros_like(obj))",
+           tangent={"v": "_sg.attr_item_adjoint(v_dot, name, item, obj)",
+                    "obj": "_sg.zeros_like(_sg.property_free(obj, name, item, obj_dot))"})
 deflinear(rt.stored_derivative, "v, x", "_sg.stored_derivative(g, x)", linear_in="v")
 deflinear(rt.sum_part, "v, left, right, which",
           "_sg.sum_part_adjoint(g, v, left, right, which)", linear_in="v")
@@ -121,13 +126,22 @@ definplace(rt.add_at, "v, index, item", ("v", "item"),          # v[index] += it
            item="_sg.item_adjoint(g, index, item)")
 # v[name] += item; with ``obj`` a property's getter is differentiated, whose second
 # derivative in ``obj`` forward mode adds when ``obj`` carries a tangent (the tangent of
-# the getter's vjp, property_curvature); reverse mode over it is refused when it runs
+# the getter's vjp, property_curvature) and reverse mode gives obj (the reverse mode of
+# the getter's vjp, property_object_adjoint)
 definplace(rt.add_attr, "v, name, item, obj=None", ("v", "item"),
            item="_sg.attr_item_adjoint(g, name, item, obj)",
-           obj="_sg.property_object_adjoint(obj, name)",
+           obj="_sg.property_object_adjoint(g, name, item, obj)",
            tangent_guard=("obj", "v_dot = _sg.property_curvature(v_dot, name, item, obj, "
                                  "obj_dot)"))
-defnondiff(rt.refuse_property_tangent, rt.property_object_adjoint)
+defnondiff(rt.refuse_property_tangent)
+# obj's cotangent through add_attr: zeros for a field or a method (a constant); a
+# property's third derivative is refused
+defadjoint(rt.property_object_adjoint, "v, name, item, obj",
+           v="_sg.zeros_like(_sg.property_free(obj, name, v))",
+           item="_sg.zeros_like(_sg.property_free(obj, name, item))",
+           obj="_sg.property_free(obj, name, _sg.zeros_like(obj))",
+           tangent={p: f"_sg.zeros_like(_sg.property_free(obj, name, obj, {p}_dot))"
+                    for p in ("v", "item", "obj")})
 # the term property_curvature adds is a property's second derivative (refused when
 # differentiated again); for a field or a method it adds nothing: v passes on
 # (its last parameter, ``obj``'s direction, is named apart from ``obj_dot``, the name
@@ -136,8 +150,8 @@ defnondiff(rt.refuse_property_tangent, rt.property_object_adjoint)
 defadjoint(rt.property_curvature, "v, name, item, obj, direction", structured=True,
            v="_sg.property_free(obj, name, g)",
            item="_sg.zeros_like(_sg.property_free(obj, name, item))",
-           obj="_sg.property_object_adjoint(obj, name)",
-           direction="_sg.property_object_adjoint(obj, name)",
+           obj="_sg.property_free(obj, name, _sg.zeros_like(obj))",
+           direction="_sg.property_free(obj, name, _sg.zeros_like(obj))",
            tangent={"v": "_sg.property_free(obj, name, v_dot)",
                     **{p: f"_sg.zeros_like(_sg.property_free(obj, name, v, {p}_dot))"
                        for p in ("item", "obj", "direction")}})

@@ -39,12 +39,14 @@ from srcgrad.runtime.structures import (  # noqa: F401
     field_tangent_object_cotangent,
     field_tangent_object_term,
     field_tangent_transpose,
+    fields_of,
     is_structure,
     property_cotangent,
     property_curvature,
     property_free,
     property_getter,
     property_object_adjoint,
+    property_vjp_cotangents,
     refuse_property_tangent,
 )
 
@@ -259,9 +261,11 @@ def is_own_method(x, name):
 
 def attr_item_adjoint(dx, name, item, obj=None):
     """The cotangent of ``item`` in ``add_attr(dx, name, item, obj)``: the field's, or
-    the whole receiver's for a method bound to ``obj``. Through a property's getter (a
-    gradient of a gradient) it is refused (``property_object_adjoint``)."""
-    property_object_adjoint(obj, name)
+    the whole receiver's for a method bound to ``obj``; for a property, the getter's
+    jvp along ``dx`` (through ``property_vjp_cotangents``)."""
+    if obj is not None and property_getter(obj, name) is not None:
+        _, d_item = property_vjp_cotangents(dx, name, item, obj)
+        return zeros_like(item) if d_item is None else d_item
     if obj is not None and is_own_method(obj, name):
         return snapshot(dx)
     return item_adjoint(dx, name, item)
@@ -375,13 +379,17 @@ def snapshot(value):
     about to be written into item by item, as the list ``zeros_like`` makes for one)."""
     if type(value) is _NDARRAY:
         return value.copy()
-    if type(value) is list or isinstance(value, tuple):   # a NamedTuple's too
+    if hasattr(value, "_fields") and isinstance(value, tuple):   # a NamedTuple's: by
+        return dict(fields_of(value))   # name, as add_attr writes (restructure reads both)
+    if type(value) is list or isinstance(value, tuple):
         return list(value)
     if type(value) is dict:
         return dict(value)
     xp = foreign_namespace(value)
     if xp is not None:
         return foreign.xp_snapshot(xp, value)
+    if is_structure(value):   # an object's cotangent as its sparse dict of fields, which
+        return dict(fields_of(value))   # add_attr writes into (restructure: the object)
     return value
 
 

@@ -198,21 +198,33 @@ def property_curvature(dx_dot, name, g, obj, obj_dot):
     return dx_dot
 
 
-def property_object_adjoint(obj, name):
-    """The cotangent ``obj`` gets through ``add_attr(dx, name, g, obj)`` in reverse mode
-    over a backward sweep: none for a field or a method (a zero of ``obj``'s kind:
-    ``{}``, a sparse dict without fields, for an object; zeros for an array, whose
-    method ``x.reshape`` it is); through a property's getter (its vjp differentiated
-    again in reverse mode) it is refused, never left out."""
-    from srcgrad.runtime.core import zeros_like
+def property_object_adjoint(v, name, item, obj):
+    """The cotangent ``obj`` gets from ``v`` through ``add_attr(dx, name, item, obj)`` in
+    reverse mode over a backward sweep: none for a field or a method (a zero of
+    ``obj``'s kind: ``{}``, a sparse dict without fields, for an object; zeros for an
+    array, whose method ``x.reshape`` it is); for a property, through its getter's vjp
+    differentiated in reverse mode (``property_vjp_cotangents``)."""
+    if obj is None or property_getter(obj, name) is None:
+        from srcgrad.runtime.core import zeros_like
 
-    if obj is not None and property_getter(obj, name) is not None:
-        raise TransformError(
-            f"srcgrad does not differentiate a gradient in reverse mode through the "
-            f"property `{type(obj).__name__}.{name}` (a gradient of a gradient): use "
-            "forward mode over the gradient (sg.hvp, sg.hessian, sg.jvp of sg.grad), or "
-            "write it as a method call, obj.name()")
-    return {} if obj is None else zeros_like(obj)
+        return {} if obj is None else zeros_like(obj)
+    d_obj, _ = property_vjp_cotangents(v, name, item, obj)
+    if d_obj is None or (type(d_obj) is float and d_obj == 0.0):
+        return {}
+    return as_sparse(d_obj)
+
+
+def property_vjp_cotangents(v, name, item, obj):
+    """``(obj's cotangent, item's)`` from ``v`` (that of the getter's vjp, ``dx``'s in
+    ``add_attr(dx, name, item, obj)``) for the property ``name``: the reverse mode of
+    ``property_vjp``, whose calls resolved when they run are differentiated again by the
+    dispatcher."""
+    from srcgrad.runtime.dynamic import _compiler, dynamic_backward, dynamic_forward
+
+    getter = property_getter(obj, name)
+    _, saved = dynamic_forward(_compiler().property_vjp, False, obj, item, getter)
+    d_obj, d_item, _ = dynamic_backward(saved, v)
+    return d_obj, d_item
 
 
 def property_free(obj, name, v, along=None):

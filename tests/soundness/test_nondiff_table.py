@@ -43,7 +43,6 @@ EXEMPT = {
     rt.without_derivative: "returns a value holding no float, or raises (a guard)",
     rt.refuse_changed_defaults: "raises (a guard)",
     rt.refuse_property_tangent: "returns None or raises (a guard)",
-    rt.property_object_adjoint: "returns {} (a zero object cotangent) or raises (a guard)",
     rt.missing_transpose: "raises (a reverse template srcgrad does not have)",
     rt.regenerated: "returns a generated function (a guard's hand-over), not a number",
     rt.checked_namespace: "returns the namespace it is given (a module), or raises",
