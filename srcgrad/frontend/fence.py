@@ -19,6 +19,7 @@ import builtins
 
 from srcgrad import syntax
 from srcgrad.frontend.freshness import compiles_to, stale_source_error
+from srcgrad.frontend.function_tables import table_lambdas
 from srcgrad.frontend.functional_args import functional_lambdas
 from srcgrad.frontend.generators import (
     CONSUMED,
@@ -27,7 +28,6 @@ from srcgrad.frontend.generators import (
     refuse_generator,
 )
 from srcgrad.frontend.transforms import lambdas_given_to_transforms
-from srcgrad.normalize.function_tables import table_lambdas
 from srcgrad.syntax import gast
 
 # node type -> why it is rejected

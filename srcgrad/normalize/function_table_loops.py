@@ -19,94 +19,9 @@ statement binds; any other loop over such a container is refused by its caller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from srcgrad import syntax
+from srcgrad.frontend.function_tables import function_variable
 from srcgrad.syntax import gast
-
-
-@dataclass
-class TableLoop:
-    loop: gast.For
-    kind: str          # "plain", "enumerate", "zip", "items" or "values"
-    position: int = 0  # the container's place among zip's arguments
-
-
-def loop_read(table, node, parents, shadowed):
-    """``(TableLoop or None, problem or None)`` for the read ``node`` of the container:
-    ``(None, None)`` when it is not read by a loop."""
-    parent = parents.get(id(node))
-    grand = parents.get(id(parent))
-    if isinstance(parent, gast.For) and parent.iter is node:
-        found = TableLoop(parent, "plain")
-    elif isinstance(parent, gast.Call) and isinstance(grand, gast.For) and grand.iter is parent \
-            and isinstance(parent.func, gast.Name) and not parent.keywords \
-            and parent.func.id in ("enumerate", "zip") and node in parent.args \
-            and (parent.func.id == "zip" or parent.args == [node]) \
-            and not syntax.spreads(parent):
-        if parent.func.id in shadowed:
-            return None, f"is looped over while `{parent.func.id}` is not Python's"
-        if sum(isinstance(a, gast.Name) and a.id == node.id for a in parent.args) > 1:
-            return None, "is given to `zip` twice"
-        found = TableLoop(grand, parent.func.id, parent.args.index(node))
-    elif isinstance(parent, gast.Attribute) and parent.attr in ("items", "values") \
-            and table.kind == "dict" and isinstance(grand, gast.Call) and grand.func is parent \
-            and not grand.args and not grand.keywords \
-            and isinstance(parents.get(id(grand)), gast.For) \
-            and parents[id(grand)].iter is grand:
-        found = TableLoop(parents[id(grand)], parent.attr)
-    else:
-        return None, None
-    if "range" in shadowed:
-        return None, "is looped over while `range` is not Python's"
-    if found.kind in ("enumerate", "zip") and table.kind == "dict":
-        return None, f"is given to `{found.kind}`"
-    if found.kind == "plain" and table.kind == "dict":
-        return found, None   # (its keys are iterated: the loop reads them from a tuple)
-    return found, _variable_problem(found, parents)
-
-
-def function_variable(found):
-    """The loop's target name that holds the function, or None."""
-    target = found.loop.target
-    if found.kind in ("plain", "values"):
-        return target if isinstance(target, gast.Name) else None
-    if not (isinstance(target, gast.Tuple) and all(isinstance(e, gast.Name)
-                                                   for e in target.elts)):
-        return None
-    place = {"enumerate": 1, "items": 1, "zip": found.position}[found.kind]
-    return target.elts[place] if place < len(target.elts) else None
-
-
-def _variable_problem(found, parents):
-    """Why the loop's function variable cannot be read as the item it holds, or None:
-    in the body it must only be called (never rebound), and outside the body read only
-    where another ``for`` rebinds it (after the loop it would hold the last item)."""
-    var = function_variable(found)
-    if var is None:
-        return "is unpacked by a loop into something other than names"
-    loop = found.loop
-    inside = {id(n) for stmt in loop.body for n in syntax.walk(stmt)}
-    scope = loop
-    while parents.get(id(scope)) is not None:
-        scope = parents[id(scope)]
-    nodes = syntax.walk(scope)
-    rebound = {id(n) for other in nodes if isinstance(other, gast.For) and other is not loop
-               and var.id in syntax.names_in(other.target, gast.Store)
-               for stmt in other.body for n in syntax.walk(stmt)}
-    for node in nodes:
-        if not isinstance(node, gast.Name) or node.id != var.id or node is var:
-            continue
-        parent = parents.get(id(node))
-        if id(node) in inside:
-            ok = isinstance(node.ctx, gast.Load) and isinstance(parent, gast.Call) \
-                and parent.func is node and not syntax.spreads(parent)
-        else:
-            ok = not isinstance(node.ctx, gast.Load) or id(node) in rebound
-        if not ok:
-            return (f"is looped over by a `for` whose `{var.id}` is not only called in its "
-                    "body")
-    return None
 
 
 def rewrite_loop(table, found, count, namer, dispatch):
