@@ -80,9 +80,13 @@ def greatest_subset(candidates, assigned, builds):
     pending = sorted(found, reverse=True)   # (checked in name order)
     while pending:
         name = pending.pop()
-        if name in found and not all(builds(v, found) for v in values[name]):
-            found.discard(name)
-            pending.extend(sorted(readers.get(name, set()) & found, reverse=True))
+        if name not in found:
+            continue
+        for value in values[name]:   # (a loop, not ``all`` of a generator: one per name)
+            if not builds(value, found):
+                found.discard(name)
+                pending.extend(sorted(readers.get(name, set()) & found, reverse=True))
+                break
     return frozenset(found)
 
 

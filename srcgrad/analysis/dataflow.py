@@ -111,14 +111,16 @@ def defined_names(cfg, params, definitely=False):
     return FactMap(index, before)
 
 
-def surely_defined_after(body, params):
+def surely_defined_after(body, params, uses=None):
     """Names surely bound once ``body`` has run to its end (``params`` among them). Code
-    without control flow binds every name it assigns: no graph needed."""
+    without control flow binds every name it assigns: no graph needed. (``uses``: an
+    ``optimize.uses.UseCache`` that knows the statements' names already.)"""
     if all(type(stmt) in (gast.Assign, gast.AugAssign, gast.Expr, gast.Pass)
            for stmt in body):
         names = set(params)
+        defs_uses = statement_defs_uses if uses is None else uses.defs_uses
         for stmt in body:
-            names.update(statement_defs_uses(stmt)[0])
+            names.update(defs_uses(stmt)[0])
         return frozenset(names)
     cfg = CFG(params, body)
     return frozenset(defined_names(cfg, params, definitely=True)[cfg.exit]) | frozenset(params)

@@ -49,11 +49,14 @@ def _non_literal(fn, node):
     pairs += [(param, default, kwdefaults[param.id])
               for param, default in zip(args.kwonlyargs, args.kw_defaults)
               if default is not None and param.id in kwdefaults]
-    taken = set(syntax.names_in(node)) | set(fn.__globals__) | set(fn.__code__.co_freevars)
+    taken = None   # (the names in use: found for the first default that needs a name)
     found = []
     for param, default, value in pairs:
         if _is_literal(default) and _holds(default, value):
             continue
+        if taken is None:
+            taken = set(syntax.names_in(node)) | set(fn.__globals__) \
+                | set(fn.__code__.co_freevars)
         name = f"{param.id}_default"
         while name in taken:
             name += "_"

@@ -190,13 +190,15 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     result = mode.run()
     escapes.record(unit, mode.escapes)
     mode.close()
-    containers = _container_params(parsed.node, syntax.param_names(parsed.node.args))
+    matmul = set()   # (the parameters used with ``@``, found in the same walk)
+    containers = _container_params(parsed.node, syntax.param_names(parsed.node.args), matmul)
     functions, zero_wrt = _assemble(parsed, result, fn_names, namer, isinstance(wrt, str),
                                     scalars, containers)
     if not (eager or scalars):
         for role in ("forward", "grad", "value_and_grad"):
             functions[role].body[:0] = array_type_guard(parsed)
-        fn_names.update(_scalar_dispatch(parsed, functions, base, namer, containers))
+        fn_names.update(_scalar_dispatch(parsed, functions, base, namer, containers,
+                                         matmul))
     unit.guards = guards.guarded(parsed)
     for function in functions.values():
         guards.read_once(unit.guards, function)

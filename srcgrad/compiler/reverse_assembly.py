@@ -180,7 +180,7 @@ def _residuals(forward, backward, grads_expr, params, prologue, seed, uses):
     defined = set(order)
     backward_reads = uses.reads(backward) | _loaded(grads_expr)
     residuals = sorted((backward_reads & defined) - {seed}, key=order.__getitem__)
-    exit_defined = surely_defined_after(forward, params)
+    exit_defined = surely_defined_after(forward, params, uses)
     # The split forward packs every residual, so one assigned on some paths only starts
     # as None there (the fused functions never read it on the other paths).
     initialized = _assigned(prologue, uses)
@@ -200,15 +200,16 @@ def _entry_value(param, forward, namer, rebound):
     return entry
 
 
-def _scalar_dispatch(parsed, functions, base, namer, containers):
+def _scalar_dispatch(parsed, functions, base, namer, containers, matmul):
     """When every argument is a scalar, the fused functions hand over to a variant
     specialized for scalars (compiled on first use), which needs no broadcasting and
-    takes partials with ``math``. Only added when that variant would differ."""
+    takes partials with ``math``. Only added when that variant would differ.
+    (``containers``, ``matmul``: the parameters ``_container_params`` found.)"""
     args = parsed.node.args
     params = [a.id for a in args.posonlyargs + args.args]
     if args.vararg or args.kwarg or args.kwonlyargs or not params \
-            or containers & set(params) or not _calls_array_helpers(functions["grad"]) \
-            or _matmul_operands(parsed.node, params):   # (the walk of the whole function last)
+            or containers & set(params) or matmul & set(params) \
+            or not _calls_array_helpers(functions["grad"]):
         return {}
     aliases = {}
     for role in ("grad", "value_and_grad"):
@@ -243,33 +244,31 @@ def _calls_array_helpers(function):
     return False
 
 
-def _matmul_operands(node, params):
-    """Parameters used with ``@`` (never scalars)."""
-    return {operand.id for sub in syntax.walk(node)
-            if isinstance(sub, gast.BinOp) and isinstance(sub.op, gast.MatMult)
-            for operand in (sub.left, sub.right)
-            if isinstance(operand, gast.Name) and operand.id in params}
-
-
-def _container_params(node, params):
+def _container_params(node, params, matmul=None):
     """Parameters used as containers (indexed, iterated, read by attribute, called as
     objects): their gradients are given the parameter's own structure (tuple, dict,
-    NamedTuple, the object's class...)."""
+    NamedTuple, the object's class...). ``matmul``: a set, to which the same walk adds
+    the parameters used with ``@`` (never scalars)."""
     found = set()
     aliases = {p: p for p in params}   # `a, b = pair` reads pair through a temporary
-    for sub in syntax.walk(node):
-        base = None
-        if isinstance(sub, gast.Assign) and isinstance(sub.value, gast.Name) \
-                and sub.value.id in aliases and isinstance(sub.targets[0], gast.Name):
-            aliases[sub.targets[0].id] = aliases[sub.value.id]
-        elif isinstance(sub, gast.Subscript) or (
-                isinstance(sub, gast.Attribute) and not is_array_attribute(sub.attr)):
+    for sub in syntax.walk(node):   # (node classes compared exactly: gast has no subclasses)
+        kind, base = type(sub), None
+        if kind is gast.BinOp:
+            if matmul is not None and type(sub.op) is gast.MatMult:
+                matmul.update(operand.id for operand in (sub.left, sub.right)
+                              if type(operand) is gast.Name and operand.id in params)
+        elif kind is gast.Assign:
+            if type(sub.value) is gast.Name and sub.value.id in aliases \
+                    and type(sub.targets[0]) is gast.Name:
+                aliases[sub.targets[0].id] = aliases[sub.value.id]
+        elif kind is gast.Subscript or (kind is gast.Attribute
+                                        and not is_array_attribute(sub.attr)):
             base = sub.value
-        elif isinstance(sub, gast.For):
+        elif kind is gast.For:
             base = sub.iter
-        elif isinstance(sub, gast.Call):
+        elif kind is gast.Call:
             base = sub.func
-        if isinstance(base, gast.Name) and base.id in aliases:
+        if type(base) is gast.Name and base.id in aliases:
             found.add(aliases[base.id])
     return found
 

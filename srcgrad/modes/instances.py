@@ -52,5 +52,12 @@ def proven_dicts(assigned, params):
             return value.id in found
         return isinstance(value, (gast.Dict, gast.DictComp))
 
-    candidates = set(assigned.values) - assigned.bound_otherwise - set(params)
+    candidates = {name for name in set(assigned.values) - assigned.bound_otherwise
+                  - set(params) if all(type(value) in _DICT_OR_COPY
+                                       for value in assigned.values[name])}
+    if not candidates:   # (a name assigned anything else is none: nothing to solve)
+        return frozenset()
     return greatest_subset(candidates, assigned, builds)
+
+
+_DICT_OR_COPY = frozenset({gast.Name, gast.Dict, gast.DictComp})

@@ -23,6 +23,7 @@ reassignment) are pushed on a stack before the overwrite and popped back in reve
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from srcgrad import syntax
 from srcgrad.analysis.activity import analyze_activity
@@ -105,7 +106,6 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
                                          self.reads_variable if eager else None,
                                          self.updated_container)
         self.maybe_defined = defined_names(self.cfg, self.params)
-        self.surely_defined = defined_names(self.cfg, self.params, definitely=True)
         self.stack = namer.fresh("stack")
         self.rules = RuleExpander(self)
         self.calls = CallExpander(self)
@@ -129,6 +129,12 @@ class ReverseMode(ReverseFacts, ExpressionAdjoints):
                                        self.call_gives_scalar)
         self.numbers = proven_numbers(   # cotangents added with +, not item by item
             assigned, self.params if scalar_params else (), self.arrays, self.target_of)
+
+    @functools.cached_property
+    def surely_defined(self):
+        """Names surely assigned on entry to each CFG node (asked of saves in loops and
+        of ``try`` bodies only: solved on first use)."""
+        return defined_names(self.cfg, self.params, definitely=True)
 
     def close(self):
         """Drop the collaborators once the sweeps are made: each holds the mode, a

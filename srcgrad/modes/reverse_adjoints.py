@@ -65,18 +65,26 @@ class AdjointBookkeeping:
         if var not in state:
             state[var] = OWNED if owned else SHARED
             return [syntax.assign(adjoint, contribution)]
+        # (``contribution`` goes into the statement as it is, not copied: a new tree, as
+        # in ``dvar = contribution`` above)
         if var not in self.mode.numbers or var in self.mode.containers:   # never + on lists
             # a new container, but a tuple's sum is a tuple: an item added to it later
             # copies it into a list first (``own``)
             state[var] = OWNED if var not in self.mode.containers else SHARED
-            return syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint, c=contribution)
+            added = syntax.quote("d = _sg.add_cotangents(d, c)", d=adjoint)
+            added[0].value.args[1] = contribution
+            return added
         sign = "+"
         if isinstance(contribution, gast.UnaryOp) and isinstance(contribution.op, gast.USub):
             sign, contribution = "-", contribution.operand   # d - c, not d + -c
         if state[var] == OWNED:
-            return syntax.quote(f"d {sign}= c", d=adjoint, c=contribution)
+            added = syntax.quote(f"d {sign}= c", d=adjoint)
+            added[0].value = contribution
+            return added
         state[var] = OWNED
-        return syntax.quote(f"d = d {sign} c", d=adjoint, c=contribution)
+        added = syntax.quote(f"d = d {sign} c", d=adjoint)
+        added[0].value.right = contribution
+        return added
 
     def add_at(self, var, index, contribution, state):
         """``dvar[index] += contribution`` into a buffer this function owns; in a function

@@ -19,15 +19,18 @@ The result uses only: ``name = simple_expr``, ``name[index] = atom``, bare calls
 """
 
 from srcgrad.syntax import gast
+from srcgrad.syntax.trees import _FLAT_STATEMENTS
 
 
 def map_blocks(body, rewrite):
     """Apply ``rewrite(stmt) -> [stmts]`` to every statement, inner blocks first."""
     out = []
     for stmt in body:
-        for field in ("body", "orelse", "finalbody"):
-            if isinstance(getattr(stmt, field, None), list) and not isinstance(stmt, gast.Raise):
-                setattr(stmt, field, map_blocks(getattr(stmt, field), rewrite))
+        if type(stmt) not in _FLAT_STATEMENTS:
+            for field in ("body", "orelse", "finalbody"):
+                if isinstance(getattr(stmt, field, None), list) \
+                        and not isinstance(stmt, gast.Raise):
+                    setattr(stmt, field, map_blocks(getattr(stmt, field), rewrite))
         out.extend(rewrite(stmt))
     return out
 

@@ -32,48 +32,27 @@ _STANDARD = ({name.split(".")[0] for name in XP_RULES} | XP_NONDIFF | XP_CONSTAN
 
 
 def check_namespace_parameters(node):
-    """Prepend ``p = _sg.checked_namespace(p)`` for each parameter ``p`` of ``node`` (a
-    FunctionDef) used only as a namespace; returns the new body."""
-    params = syntax.param_names(node.args)
-    if not params:
+    """Prepend ``xp = _sg.checked_namespace(xp)`` when the parameter ``xp`` of ``node`` (a
+    FunctionDef) is used only as a namespace; returns the new body. (Only a parameter of
+    that name counts: a function without one is not walked.)"""
+    if NAME not in syntax.param_names(node.args):
         return node.body
-    uses = {p: [] for p in params}
-    attribute_values = set()
-    called = set()
-    for sub in (n for stmt in node.body for n in gast.walk(stmt)):
+    reads, calls, other_uses = [], False, False
+    attribute_values, called = set(), set()
+    nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]
+    for sub in nodes:
         if isinstance(sub, gast.Attribute) and isinstance(sub.value, gast.Name):
             attribute_values.add(id(sub.value))
         if isinstance(sub, gast.Call) and isinstance(sub.func, gast.Attribute):
             called.add(id(sub.func))
-    for sub in (n for stmt in node.body for n in gast.walk(stmt)):
-        if isinstance(sub, gast.Name) and sub.id in uses:
-            uses[sub.id].append(sub)
-    standard_calls = _standard_calls(node, params, called)
-    checked = []
-    for param in params:
-        names = uses[param]
-        if param != NAME or param not in standard_calls or not names or any(
-                not isinstance(n.ctx, gast.Load) or id(n) not in attribute_values
-                for n in names):
-            continue
-        if not _only_standard_attributes(node, param):
-            continue
-        check = syntax.quote(f"{param} = _sg.checked_namespace({param})")
-        checked += check
-    return checked + node.body if checked else node.body
-
-
-def _standard_calls(node, params, called):
-    """The parameters some call goes through as ``p.name(...)``."""
-    found = set()
-    for sub in (n for stmt in node.body for n in gast.walk(stmt)):
-        if isinstance(sub, gast.Attribute) and id(sub) in called \
-                and isinstance(sub.value, gast.Name) and sub.value.id in params:
-            found.add(sub.value.id)
-    return found
-
-
-def _only_standard_attributes(node, param):
-    return all(sub.attr in _STANDARD for stmt in node.body for sub in gast.walk(stmt)
-               if isinstance(sub, gast.Attribute) and isinstance(sub.value, gast.Name)
-               and sub.value.id == param)
+    for sub in nodes:
+        if isinstance(sub, gast.Name) and sub.id == NAME:
+            reads.append(sub)
+            other_uses |= not isinstance(sub.ctx, gast.Load) or id(sub) not in attribute_values
+        elif isinstance(sub, gast.Attribute) and isinstance(sub.value, gast.Name) \
+                and sub.value.id == NAME:
+            calls |= id(sub) in called
+            other_uses |= sub.attr not in _STANDARD
+    if not reads or not calls or other_uses:
+        return node.body
+    return syntax.quote(f"{NAME} = _sg.checked_namespace({NAME})") + node.body

@@ -29,6 +29,7 @@ from collections import Counter
 from srcgrad import syntax
 from srcgrad.optimize.uses import UseCache
 from srcgrad.syntax import gast
+from srcgrad.syntax.trees import make
 
 READ_VARIABLE = "_sg.read_variable"
 
@@ -76,9 +77,10 @@ def release_shapes(forward, backward, keep=(), uses=None):
 
 def _release(name):
     """``name = _sg.shape_of(name)`` (built directly: a long sweep has thousands)."""
-    shape_of = gast.Attribute(value=syntax.name("_sg"), attr="shape_of", ctx=gast.Load())
-    return syntax.assign(name, gast.Call(func=shape_of, args=[syntax.name(name)],
-                                         keywords=[]))
+    shape_of = make(gast.Attribute, {"value": syntax.name("_sg"), "attr": "shape_of",
+                                     "ctx": gast.Load()})
+    return syntax.assign(name, make(gast.Call, {"func": shape_of, "args": [syntax.name(name)],
+                                                "keywords": []}))
 
 
 def _plain_target(stmt):

@@ -21,8 +21,12 @@ def parse(source):
     return to_gast(ast.parse(source))
 
 
+# Expression contexts hold nothing: one of each is shared (as ``clone`` shares them).
+_LOAD, _STORE = gast.Load(), gast.Store()
+
+
 def name(identifier, store=False):
-    ctx = gast.Store() if store else gast.Load()
+    ctx = _STORE if store else _LOAD
     return make(gast.Name, {"id": identifier, "ctx": ctx, "annotation": None,
                             "type_comment": None})
 
@@ -50,7 +54,7 @@ def call(func, args=(), keywords=()):
 
 
 def tuple_of(elts, store=False):
-    ctx = gast.Store() if store else gast.Load()
+    ctx = _STORE if store else _LOAD
     return gast.Tuple(elts=list(elts), ctx=ctx)
 
 
@@ -124,6 +128,11 @@ def index_value(index):
 
 def dotted_name(node):
     """``np.linalg.inv`` for an Attribute chain rooted at a Name, else None."""
+    kind = type(node)
+    if kind is gast.Name:
+        return node.id
+    if kind is gast.Attribute and type(node.value) is gast.Name:   # (most: ``np.sin``)
+        return f"{node.value.id}.{node.attr}"
     parts = []
     while isinstance(node, gast.Attribute):
         parts.append(node.attr)

@@ -101,6 +101,8 @@ def statements(body):
     ``finalbody``) included, in order."""
     for stmt in body:
         yield stmt
+        if type(stmt) in _FLAT_STATEMENTS:   # (most statements: no block to look into)
+            continue
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and isinstance(stmt, gast.stmt):
@@ -113,6 +115,9 @@ def count_statements(body):
     count, todo = 0, list(body)
     while todo:   # each statement is taken once: the count of a finite tree
         node = todo.pop()
+        if type(node) in _FLAT_STATEMENTS:
+            count += 1
+            continue
         count += isinstance(node, gast.stmt)
         for field in _BLOCK_FIELDS:
             value = getattr(node, field, None)
