@@ -7,17 +7,16 @@ with one entry per item, zeros for the items the program did not use.
 
 import numpy as np
 
+from srcgrad.rules import linalg_templates as lt
 from srcgrad.rules.registry import defadjoint, defconstant, defrefuses
 
 la = np.linalg
 
 defadjoint(la.det, "a", a="_sg.det_adjoint(g, a, ans)",
            tangent={"a": "_sg.det_tangent(a_dot, a, ans)"})
-defadjoint(la.slogdet, "a", a="_sg.slogdet_adjoint(g, a, ans)",
-           tangent={"a": "_sg.slogdet_tangent(a_dot, a, ans)"})
+defadjoint(la.slogdet, "a", **lt.SLOGDET)
 defadjoint(la.inv, "a", a="_sg.inv_adjoint(g, ans)", tangent={"a": "-ans @ a_dot @ ans"})
-defadjoint(la.pinv, "a, rcond=None, hermitian=False, rtol=None",
-           a="_sg.pinv_adjoint(g, a, ans)", tangent={"a": "_sg.pinv_tangent(a_dot, a, ans)"})
+defadjoint(la.pinv, "a, rcond=None, hermitian=False, rtol=None", **lt.PINV)
 defadjoint(la.solve, "a, b", a="_sg.solve_adjoint_a(g, a, b, ans)",
            b="_sg.solve_adjoint_b(g, a, b)",
            tangent={"a": "-np.linalg.solve(a, a_dot @ ans)",
@@ -25,29 +24,19 @@ defadjoint(la.solve, "a, b", a="_sg.solve_adjoint_a(g, a, b, ans)",
 defadjoint(la.norm, "x, ord=None, axis=None, keepdims=False",
            x="_sg.norm_adjoint(g, x, ans, ord, axis, keepdims)",
            tangent={"x": "_sg.norm_tangent(x_dot, x, ans, ord, axis, keepdims)"})
-defadjoint(la.matrix_power, "a, n", a="_sg.matrix_power_adjoint(g, a, n)",
-           tangent={"a": "_sg.matrix_power_tangent(a_dot, a, n)"})
+defadjoint(la.matrix_power, "a, n", **lt.MATRIX_POWER)
 defadjoint(la.multi_dot, "arrays, out=None", arrays="_sg.multi_dot_adjoint(g, arrays)",
            tangent={"arrays": "_sg.multi_dot_tangent(arrays_dot, arrays)"})
 
 # Factorizations and spectra.
-defadjoint(la.eigh, "a, UPLO='L'", a="_sg.eigh_adjoint(g, ans, UPLO)",
-           tangent={"a": "_sg.eigh_tangent(a_dot, ans, UPLO)"})
-defadjoint(la.eigvalsh, "a, UPLO='L'", a="_sg.eigvalsh_adjoint(g, a, UPLO)",
-           tangent={"a": "_sg.eigvalsh_tangent(a_dot, a, UPLO)"})
-defadjoint(la.eig, "a", a="_sg.eig_adjoint(g, a, ans)",
-           tangent={"a": "_sg.eig_tangent(a_dot, ans)"})
-defadjoint(la.eigvals, "a", a="_sg.eigvals_adjoint(g, a)",
-           tangent={"a": "_sg.eigvals_tangent(a_dot, a)"})
-defadjoint(la.cholesky, "a, upper=False", a="_sg.cholesky_adjoint(g, ans, upper)",
-           tangent={"a": "_sg.cholesky_tangent(a_dot, ans, upper)"})
-defadjoint(la.svd, "a, full_matrices=True, compute_uv=True, hermitian=False",
-           a="_sg.svd_adjoint(g, a, ans, full_matrices, compute_uv)",
-           tangent={"a": "_sg.svd_tangent(a_dot, a, ans, full_matrices, compute_uv)"})
-defadjoint(la.svdvals, "x", x="_sg.svd_adjoint(g, x, ans, False, False)",
-           tangent={"x": "_sg.svd_tangent(x_dot, x, ans, False, False)"})
-defadjoint(la.qr, "a, mode='reduced'", a="_sg.qr_adjoint(g, ans, mode)",
-           tangent={"a": "_sg.qr_tangent(a_dot, ans, mode)"})
+defadjoint(la.eigh, "a, UPLO='L'", **lt.EIGH)
+defadjoint(la.eigvalsh, "a, UPLO='L'", **lt.EIGVALSH)
+defadjoint(la.eig, "a", **lt.EIG)
+defadjoint(la.eigvals, "a", **lt.EIGVALS)
+defadjoint(la.cholesky, "a, upper=False", **lt.cholesky("upper"))
+defadjoint(la.svd, "a, full_matrices=True, compute_uv=True, hermitian=False", **lt.SVD)
+defadjoint(la.svdvals, "x", **lt.SVDVALS)
+defadjoint(la.qr, "a, mode='reduced'", **lt.QR)
 # A tuple result: the two tangent terms are added item by item (``structured``).
 defadjoint(la.lstsq, "a, b, rcond=None", a="_sg.lstsq_adjoints(g, a, b, ans)[0]",
            b="_sg.lstsq_adjoints(g, a, b, ans)[1]", structured=True,

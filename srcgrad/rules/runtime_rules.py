@@ -32,11 +32,7 @@ from srcgrad.rules.registry import (
 # and that has neither rows nor a place here, and for a name here that has rows: the
 # list only shrinks.
 COMPILED_FROM_SOURCE = frozenset("""
-    cholesky_adjoint cholesky_tangent eig_adjoint eig_tangent eigh_adjoint eigh_tangent
-    eigvals_adjoint eigvals_tangent eigvalsh_adjoint eigvalsh_tangent lstsq_adjoints
-    lstsq_tangent matrix_power_adjoint matrix_power_tangent multi_dot_adjoint
-    multi_dot_tangent pinv_adjoint pinv_tangent qr_adjoint qr_tangent slogdet_adjoint
-    slogdet_tangent svd_adjoint svd_tangent
+    multi_dot_adjoint multi_dot_tangent
 """.split())
 
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
@@ -79,7 +75,11 @@ defadjoint(rt.add_into, "a, b", tangent="linear", a="g", b="g").tangent_call = \
     "_sg.add_cotangents"
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
-deflinear(rt.restructure, "v, x", "g", linear_in="v")
+deflinear(rt.restructure, "v, x", "_sg.restructure_transpose(g, v, x)", linear_in="v")
+deflinear(rt.restructure_transpose, "g_, v, x", "_sg.restructure_transpose_adjoint(g, v, x)",
+          linear_in="g_")
+defadjoint(rt.restructure_transpose_adjoint, "g_, v, x", tangent="linear",
+           g_="_sg.restructure_transpose(g, v, x)")
 deflinear(rt.dense, "v, x", "g", linear_in="v")
 deflinear(rt.dict_values_adjoint, "v, d", "_sg.dict_cotangent_values(g, d)", linear_in="v")
 deflinear(rt.dict_items_adjoint, "v, d", "_sg.dict_cotangent_values(g, d, True)",

@@ -16,6 +16,7 @@ except ImportError:  # pragma: no cover - exercised only without SciPy
     sl = None
 
 from srcgrad import runtime as rt
+from srcgrad.rules import linalg_templates as lt
 from srcgrad.rules.registry import defadjoint, deflinear, defnondiff
 
 
@@ -138,16 +139,14 @@ def _register():
             (rt.triangular_solve, "a, b, trans=0, lower=False, unit_diagonal=False", None)):
         defadjoint(function, spec, name=name, **_TRIANGULAR)
     defadjoint(sl.cholesky, "a, lower=False, overwrite_a=False, check_finite=True",
-               a="_sg.cholesky_adjoint(g, ans, not lower)",
-               tangent={"a": "_sg.cholesky_tangent(a_dot, ans, not lower)"},
-               name="scipy.linalg.cholesky")
+               **lt.cholesky("not lower"), name="scipy.linalg.cholesky")
     # c holds the factor in one triangle and a copy of a's other triangle
     factor, read = "_sg.triangle_read(ans[0], lower)", "_sg.triangle_read({}, lower)"
+    through = lt.cholesky("not lower", factor, read.format("g[0]"))
     defadjoint(sl.cho_factor, "a, lower=False, overwrite_a=False, check_finite=True",
-               a=f"_sg.cholesky_adjoint({read.format('g[0]')}, {factor}, not lower) + g[0] - "
-                 f"{read.format('g[0]')}",
-               tangent={"a": f"(_sg.cholesky_tangent(a_dot, {factor}, not lower) + a_dot - "
-                             f"{read.format('a_dot')}, None)"},
+               a=f"{through['a']} + g[0] - {read.format('g[0]')}",
+               tangent={"a": f"({through['tangent']['a']} + a_dot - {read.format('a_dot')}, "
+                             "None)"},
                name="scipy.linalg.cho_factor")
     for function, spec, name in (
             (sl.cho_solve, "c_and_lower, b, overwrite_b=False, check_finite=True",

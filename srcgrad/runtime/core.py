@@ -268,7 +268,15 @@ def attr_item_adjoint(dx, name, item, obj=None):
         return zeros_like(item) if d_item is None else d_item
     if obj is not None and is_own_method(obj, name):
         return snapshot(dx)
-    return item_adjoint(dx, name, item)
+    return item_adjoint(dx, _field_key(dx, name, obj), item)
+
+
+def _field_key(dx, name, obj):
+    """Where the field ``name`` of the NamedTuple ``obj`` sits in its cotangent ``dx``:
+    at its name in a sparse dict, at its position in a list of its items."""
+    if type(dx) is list and hasattr(obj, "_fields") and isinstance(obj, tuple):
+        return obj._fields.index(name)
+    return name
 
 
 def add_attr(dx, name, g, obj=None):
@@ -285,7 +293,11 @@ def add_attr(dx, name, g, obj=None):
         return dx
     getter = None if obj is None else property_getter(obj, name)
     if getter is None:
-        dx[name] = add_cotangents(dx[name], g) if name in dx else g
+        key = _field_key(dx, name, obj)
+        if type(key) is int:
+            dx[key] = g if dx[key] is None else add_cotangents(dx[key], g)
+        else:
+            dx[key] = add_cotangents(dx[key], g) if key in dx else g
         return dx
     for key, value in property_cotangent(getter, obj, g).items():
         dx[key] = add_cotangents(dx[key], value) if key in dx else value
@@ -395,6 +407,32 @@ def snapshot(value):
 
 _CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type,
               type(np.sum), np.ufunc)   # (NumPy's functions are dispatchers)
+
+
+def restructure_transpose(g, v, x):
+    """The cotangent of ``v`` in ``restructure(v, x)`` from ``g``, that of its result: in
+    ``v``'s structure. A sparse dict of a NamedTuple's fields gets, at each of its keys
+    (a name or a position), the cotangent of that field."""
+    if type(v) is dict and hasattr(x, "_fields") and isinstance(x, tuple):
+        full = restructure(g, x)
+        return {key: full[key] if type(key) is int else getattr(full, key) for key in v}
+    return g
+
+
+def restructure_transpose_adjoint(g, v, x):
+    """The transpose of ``restructure_transpose`` in its cotangent: ``restructure(g, x)``.
+    Where ``v`` holds fields read by name (``result.U``), reverse mode a third time over
+    them is refused: the sparse cotangents of named and positional reads are not kept
+    apart there yet (an error, never a wrong number); read the items by position
+    (``result[0]``, or unpack the result) for that."""
+    if type(v) is dict and any(type(key) is str for key in v):
+        from srcgrad.errors import MissingRuleError
+
+        raise MissingRuleError(
+            f"a third reverse-mode derivative through the fields of a {type(x).__name__} "
+            f"read by name ({', '.join(repr(k) for k in v if type(k) is str)}) is not "
+            "supported yet: read them by position or unpack the result")
+    return restructure(g, x)
 
 
 def restructure(dx, x):

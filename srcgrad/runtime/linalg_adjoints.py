@@ -1,7 +1,9 @@
 """Adjoints of ``numpy.linalg``: every helper works on stacks of matrices (``...ij``).
 
 Formulas follow M. Giles, "An extended collection of matrix derivative results for
-forward and reverse mode AD" (2008), and the eigen/SVD/QR literature cited per function.
+forward and reverse mode AD" (2008), and the literature cited per function. The
+factorizations' rules (``eigh``, ``svd``, ``qr``, ``cholesky``, ``slogdet``...) are written
+with rows in ``srcgrad.rules.linalg_templates``, which cites their sources.
 Symmetric and triangular factorizations read one triangle of their input (as LAPACK
 does), so their cotangents live in that triangle: the derivative of the function NumPy
 actually computes.
@@ -41,10 +43,6 @@ def _add2d(x):
     return np.reshape(x, np.shape(x) + (1, 1))
 
 
-def _eye_like(a):
-    return np.eye(np.shape(a)[-1])
-
-
 def det_adjoint(g, a, ans):
     if (xp := foreign_namespace(a)) is not None:
         return foreign.xp_det_adjoint(xp, g, a, ans)
@@ -57,39 +55,10 @@ def det_tangent(a_dot, a, ans):
     return ans * np.trace(np.linalg.solve(a, a_dot), axis1=-2, axis2=-1)
 
 
-def slogdet_adjoint(g, a, ans):
-    """``t = tr(A^-1 dA)``: ``d logabsdet = Re t`` and ``d sign = i sign Im t`` (a
-    complex sign; a real one is constant), so ``G = (Re g1 + i Im(g0 sign)) A^-T``."""
-    sign = ans[0]
-    g_sign, g_log = restructure(g, ans)
-    scale = np.real(g_log)
-    if np.iscomplexobj(sign):
-        scale = scale + 1j * np.imag(g_sign * sign)
-    return _add2d(scale) * T(np.linalg.inv(a))
-
-
-def slogdet_tangent(a_dot, a, ans):
-    sign, _ = ans
-    t = np.trace(np.linalg.solve(a, a_dot), axis1=-2, axis2=-1)
-    if np.iscomplexobj(sign):
-        return (1j * sign * np.imag(t), np.real(t))
-    return (np.zeros_like(sign), np.real(t))
-
-
 def inv_adjoint(g, ans):
     if (xp := foreign_namespace(ans)) is not None:
         return foreign.xp_inv_adjoint(xp, g, ans)
     return -T(ans) @ g @ T(ans)
-
-
-def pinv_adjoint(g, a, ans):
-    """The transpose of ``pinv_tangent`` (constant rank); ``A^H`` enters its last two
-    terms, so a complex ``A`` conjugates them."""
-    m, n = np.shape(a)[-2:]
-    p = ans
-    return (-T(p) @ g @ T(p)
-            + _conj((np.eye(m) - a @ p) @ T(g) @ p @ H(p))
-            + _conj(H(p) @ p @ T(g) @ (np.eye(n) - p @ a)))
 
 
 def _as_matrix(b, a):
@@ -169,49 +138,6 @@ def _triangle_cotangent(full, uplo, hermitian=True):
     return strict + diagonal * np.eye(np.shape(full)[-1])
 
 
-def _gaps(w):
-    """``F_ij = 1 / (w_j - w_i)`` off the diagonal, 0 on it."""
-    eye = np.eye(np.shape(w)[-1])
-    return (1 - eye) / (w[..., None, :] - w[..., :, None] + eye)
-
-
-def eigh_adjoint(g, ans, uplo):
-    """``A = V diag(w) V^H``: ``G_c = V (diag(gw) + F o (V^H gV_c)) V^H`` (the phase of
-    each eigenvector is free, so ``diag(V^H gV_c)`` pairs with nothing)."""
-    w, v = ans
-    gw, gv = restructure(g, ans)
-    out = v @ (np.real(as_array(gw))[..., :, None] * H(v))
-    if np.any(gv):
-        out = out + v @ (_gaps(w) * (H(v) @ _conj(gv))) @ H(v)
-    return _triangle_cotangent(_conj(out) if np.iscomplexobj(v) else np.real(out), uplo)
-
-
-def eigvalsh_adjoint(g, a, uplo):
-    _, v = np.linalg.eigh(a, UPLO=uplo)
-    return _triangle_cotangent(_conj(v @ (np.real(g)[..., :, None] * H(v))), uplo)
-
-
-def eig_adjoint(g, a, ans):
-    """Real or complex eigenvalues and unit-norm eigenvectors (arXiv:1701.00392, 4.77)."""
-    e, u = ans
-    ge, gu = restructure(g, ans)
-    n = e.shape[-1]
-    f = 1 / (e[..., None, :] - e[..., :, None] + 1e-20)
-    f = f * (1 - np.eye(n))
-    ut = T(u)
-    r = as_array(ge)[..., :, None] * np.eye(n)
-    if np.any(gu):
-        r = r + f * (ut @ gu)
-        r = r - f * (ut @ np.conj(u) @ (np.real(ut @ gu) * np.eye(n)))
-    out = np.linalg.solve(ut, r @ ut)
-    return out if np.iscomplexobj(a) else np.real(out)
-
-
-def eigvals_adjoint(g, a):
-    e, u = np.linalg.eig(a)
-    return eig_adjoint([g, np.zeros_like(u)], a, (e, u))
-
-
 def cholesky_adjoint(g, ans, upper):
     """Iain Murray, arXiv:1602.07527 (``A = L L^H``): ``phi = Phi(L^H gL_c)``, ``G_c =
     L^-H phi L^-1``; the cotangent lands in the triangle read. ``U = L^H`` when ``upper``,
@@ -244,57 +170,6 @@ def _symmetric_from(m, lower, hermitian=True):
     return part + T(part) + np.eye(np.shape(m)[-1]) * m
 
 
-def svd_adjoint(g, a, ans, full_matrices, compute_uv):
-    """Townsend, "Differentiating the singular value decomposition" (2016), for complex
-    ``A = U S V^H`` as in Wan & Zhang (arXiv:1909.02659): with ``F_ij = 1 / (s_j^2 -
-    s_i^2)``, ``K = U^H gU_c`` and ``K_v = V^H gV_c``, ``G_c = U ((F o (K - K^H)) S + S (F o
-    (K_v - K_v^H)) + diag(gs + i Im(diag K) / s)) V^H`` plus the parts of ``gU``, ``gV``
-    outside the span of ``U``, ``V`` (tall or wide ``A``). ``gV_c = gVh^T``."""
-    if not compute_uv:
-        u, _, vt = np.linalg.svd(a, full_matrices=False)
-        return _conj((u * np.real(g)[..., None, :]) @ vt)
-    m, n = np.shape(a)[-2:]
-    if full_matrices and m != n:
-        raise NotImplementedError("the derivative of svd with full_matrices=True for a "
-                                  "non-square matrix; pass full_matrices=False")
-    u, s, vt = ans
-    gu, gs, gvt = restructure(g, ans)
-    v, gu, gv = H(vt), _conj(gu), T(gvt)
-    k = s.shape[-1]
-    eye = np.eye(k)
-    f = _gaps(s ** 2)
-    uhgu, vhgv = H(u) @ gu, H(v) @ gv
-    core = (f * (uhgu - H(uhgu))) * s[..., None, :] + eye * np.real(as_array(gs))[..., :, None] \
-        + s[..., :, None] * (f * (vhgv - H(vhgv)))
-    if np.iscomplexobj(uhgu):   # the phase of each singular pair is free: U's fixes it
-        core = core + eye * (1j * np.imag(np.diagonal(uhgu, 0, -2, -1)) / s)[..., :, None]
-    out = u @ core @ vt
-    if m > k:
-        out = out + (np.eye(m) - u @ H(u)) @ gu @ (vt / s[..., :, None])
-    if n > k:
-        out = out + (u / s[..., None, :]) @ H(gv) @ (np.eye(n) - v @ vt)
-    return _conj(out)
-
-
-def qr_adjoint(g, ans, mode):
-    """Reduced QR of a tall or square matrix (Walter & Lehmann 2018), the transpose of
-    ``qr_tangent``: with ``M = gR_c R^H - Q^H gQ_c`` and ``N = M - tril(M - M^H, -1) -
-    i Im(diag M)`` (LAPACK's R has a real diagonal), ``G_c = (gQ_c + Q N) R^-H``."""
-    if mode == "r":
-        raise NotImplementedError("the derivative of np.linalg.qr with mode='r'")
-    q, r = ans
-    gq, gr = restructure(g, ans)
-    if q.shape[-1] != r.shape[-1] or q.shape[-2] < q.shape[-1]:
-        raise NotImplementedError("the derivative of np.linalg.qr for a wide matrix "
-                                  "or mode='complete'")
-    gq, gr = _conj(as_array(gq)), _conj(as_array(gr))
-    m = gr @ H(r) - H(q) @ gq
-    n = m - np.tril(m - H(m), -1)
-    if np.iscomplexobj(n):
-        n = n - 1j * np.imag(np.diagonal(n, 0, -2, -1))[..., None, :] * np.eye(n.shape[-1])
-    return _conj(H(np.linalg.solve(r, H(gq + q @ n))))
-
-
 def lstsq_adjoints(g, a, b, ans):
     """Cotangents of ``(a, b)`` through the solution, residuals and singular values of
     a full-column-rank least-squares problem."""
@@ -316,15 +191,4 @@ def lstsq_adjoints(g, a, b, ans):
         da = da + (u * np.real(gs)) @ vt
     return _conj(da), _conj(db[:, 0] if vector else db)
 
-
-def matrix_power_adjoint(g, a, n):
-    if n == 0:
-        return np.zeros_like(g)
-    if n < 0:
-        inverse = np.linalg.inv(a)
-        return inv_adjoint(matrix_power_adjoint(g, inverse, -n), inverse)
-    powers = [np.broadcast_to(np.eye(np.shape(a)[-1]), np.shape(a))]
-    for _ in range(n - 1):
-        powers.append(powers[-1] @ a)
-    return sum(T(powers[k]) @ g @ T(powers[n - 1 - k]) for k in range(n))
 

@@ -113,9 +113,9 @@ def _scatter_target(a, g):
 
 def trace_adjoint(g, a, offset, axis1, axis2):
     out, g = _scatter_target(a, g)
-    diag = np.zeros(np.shape(a)[axis1:axis1 + 1] + np.shape(a)[axis2:axis2 + 1])
-    idx = np.arange(max(0, min(diag.shape[0], diag.shape[1] - offset) if offset >= 0
-                        else min(diag.shape[0] + offset, diag.shape[1])))
+    rows_count, cols_count = np.shape(a)[axis1], np.shape(a)[axis2]   # (axes may be negative)
+    idx = np.arange(max(0, min(rows_count, cols_count - offset) if offset >= 0
+                        else min(rows_count + offset, cols_count)))
     rows, cols = (idx, idx + offset) if offset >= 0 else (idx - offset, idx)
     moved = np.moveaxis(out, (axis1, axis2), (-2, -1))
     moved[..., rows, cols] = np.expand_dims(g, -1) if np.ndim(g) else g

@@ -38,9 +38,12 @@ def fields_of(x):
 
 
 def as_sparse(x):
-    """A cotangent as a sparse dict of fields (a NamedTuple's by name)."""
+    """A cotangent as a sparse dict of fields (a NamedTuple's by name; a list or tuple of
+    a NamedTuple's items by position, as ``restructure`` reads them)."""
     if type(x) is dict:
         return x
+    if type(x) is list or type(x) is tuple:
+        return {i: item for i, item in enumerate(x) if item is not None}
     if not is_structure(x):
         raise TypeError(f"cotangents of a {type(x).__name__} and of an object cannot be "
                         "added: please report this program")
@@ -49,7 +52,10 @@ def as_sparse(x):
 
 def add_structures(a, b, add):
     """``a + b`` for two objects of one NamedTuple or object type, field by field with
-    ``add`` (``add_cotangents``)."""
+    ``add`` (``add_cotangents``). A NamedTuple's cotangent may also arrive as a plain list
+    or tuple of its items (from item reads): added item by item, into a list."""
+    if isinstance(a, tuple) and type(b) in (list, tuple) and len(b) == len(a):
+        return [add(x, y) for x, y in zip(a, b)]
     if type(b) is not type(a):
         raise TypeError(f"cotangents of a {type(a).__name__} and a {type(b).__name__} "
                         "cannot be added: please report this program")
