@@ -3,10 +3,11 @@ NumPy rows and the rowed pieces of ``srcgrad.runtime.linalg_pieces`` only: a gen
 gradient holds the formula itself, so differentiating it again (``hvp``,
 ``grad(grad(f))``, a third derivative) goes through rows, never through a helper's source.
 
-Formulas (sources cited per factorization below): a complex cotangent pairs as ``Re sum(G * dA)``; where ``A^H`` enters, the literature's formula for
-``G_c = conj(G)`` is written and conjugated back. ``_sg.match_real(G, a)`` keeps a real
-matrix's cotangent real. In the templates ``ans`` is the factorization's result and
-``g`` its cotangent (``_item(i)``: its i-th item, zeros where nothing flowed).
+Formulas (sources cited per factorization below): a complex cotangent pairs as
+``Re sum(G * dA)``; where ``A^H`` enters, the literature's formula for ``G_c = conj(G)`` is
+written and conjugated back. ``_sg.match_real(G, a)`` keeps a real matrix's cotangent
+real. In the templates ``ans`` is the factorization's result and ``g`` its cotangent
+(``_item(i)``: its i-th item, zeros where nothing flowed).
 """
 
 
@@ -157,3 +158,38 @@ MATRIX_POWER = dict(
     a=f"_sg.match_real(_sg.upper_right(np.linalg.matrix_power(_sg.block_upper({_t('a')}, g),"
       f" n)), a)",
     tangent={"a": "_sg.upper_right(np.linalg.matrix_power(_sg.block_upper(a, a_dot), n))"})
+
+
+# -- lstsq, of full column rank: x = pinv(A) b, residuals |b - A x|^2 per column, the
+# singular values of A; z = (A^H A)^-1 gx_c, r = b - A x, w the residuals' cotangent:
+# G_c(A) = r z^H - A z x^H - 2 (r w) x^H + U diag(gs) V^H, G_c(b) = A z + 2 r w ----------
+_X2, _B2 = "_sg.as_columns(ans[0], b)", "_sg.as_columns(b, b)"
+_RES = f"({_B2} - a @ {_X2})"
+_Z = f"np.linalg.solve({_h('a')} @ a, np.conj(_sg.as_columns({_item(0)}, b)))"
+_WEIGHTS = f"_sg.residual_weights({_item(1)}, ans[1], {_X2})"
+_SV_U, _SV_VT = "np.linalg.svd(a, full_matrices=False)[0]", \
+    "np.linalg.svd(a, full_matrices=False)[2]"
+
+
+def _lstsq_tangent(x_dot, r_dot, s_dot):
+    residuals = (f"_sg.residual_weights_transpose(2 * np.sum(np.real(np.conj({_RES}) * "
+                 f"({r_dot})), axis=-2), ans[1], {_X2})")
+    return f"_sg.result_like(ans, _sg.from_columns({x_dot}, b), {residuals}, 0, {s_dot})"
+
+
+_PINV_DOT = (f"(-np.linalg.pinv(a) @ a_dot @ np.linalg.pinv(a) + np.linalg.pinv(a) @ "
+             f"{_h('np.linalg.pinv(a)')} @ {_h('a_dot')} @ ({_I_M} - a @ np.linalg.pinv(a)) + "
+             f"({_I_N} - np.linalg.pinv(a) @ a) @ {_h('a_dot')} @ {_h('np.linalg.pinv(a)')} @ "
+             f"np.linalg.pinv(a))")
+_X_DOT_A = f"{_PINV_DOT} @ {_B2}"
+_X_DOT_B = "np.linalg.pinv(a) @ _sg.as_columns(b_dot, b)"
+LSTSQ = dict(
+    a=f"_sg.match_real(np.conj({_RES} @ {_h(_Z)} - a @ {_Z} @ {_h(_X2)} - 2 * ({_RES} * "
+      f"{_WEIGHTS}) @ {_h(_X2)} + {_SV_U} * {_row(f'np.real({_item(3)})')} @ {_SV_VT}), a)",
+    b=f"_sg.match_real(_sg.from_columns(np.conj(a @ {_Z} + 2 * {_RES} * {_WEIGHTS}), b), b)",
+    structured=True,
+    tangent={"a": _lstsq_tangent(_X_DOT_A, f"-a_dot @ {_X2} - a @ {_X_DOT_A}",
+                                 f"np.real(np.sum(np.conj({_SV_U}) * (a_dot @ "
+                                 f"{_h(_SV_VT)}), axis=-2))"),
+             "b": _lstsq_tangent(_X_DOT_B, f"_sg.as_columns(b_dot, b) - a @ {_X_DOT_B}",
+                                 "np.zeros_like(ans[3])")})

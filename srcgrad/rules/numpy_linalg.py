@@ -38,10 +38,7 @@ defadjoint(la.svd, "a, full_matrices=True, compute_uv=True, hermitian=False", **
 defadjoint(la.svdvals, "x", **lt.SVDVALS)
 defadjoint(la.qr, "a, mode='reduced'", **lt.QR)
 # A tuple result: the two tangent terms are added item by item (``structured``).
-defadjoint(la.lstsq, "a, b, rcond=None", a="_sg.lstsq_adjoints(g, a, b, ans)[0]",
-           b="_sg.lstsq_adjoints(g, a, b, ans)[1]", structured=True,
-           tangent={"a": "_sg.lstsq_tangent(a_dot, None, a, b, ans)",
-                    "b": "_sg.lstsq_tangent(None, b_dot, a, b, ans)"})
+defadjoint(la.lstsq, "a, b, rcond=None", **lt.LSTSQ)
 
 _CUTOFF = "a cutoff for small singular values: the result is locally constant in it"
 defconstant(la.pinv, rcond=_CUTOFF, rtol=_CUTOFF)

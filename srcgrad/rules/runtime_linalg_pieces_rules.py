@@ -33,12 +33,20 @@ deflinear(rt.skew_hermitian, "m", "_sg.match_real(_sg.skew_hermitian(g), m)", li
 defadjoint(rt.checked_singular_values, "s, a, full_matrices", tangent="linear", s="g")
 
 # A tuple of tangents in the structure of a factorization's result.
-defadjoint(rt.result_like, "like, first, second, third=None", tangent="linear",
-           first="_sg.restructure(g, like)[0]", second="_sg.restructure(g, like)[1]",
-           third="_sg.restructure(g, like)[2]")
+defadjoint(rt.result_like, "like, first, second, third=None, fourth=None", tangent="linear",
+           **{item: f"_sg.restructure(g, like)[{i}]"
+              for i, item in enumerate(("first", "second", "third", "fourth"))})
 
 # [[a, t], [0, a]]: a matrix power of it carries the power's derivative along t.
 defadjoint(rt.block_upper, "a, t", tangent="linear", a="_sg.block_diagonal_sum(g)",
            t="_sg.upper_right(g)")
 deflinear(rt.block_diagonal_sum, "m", "_sg.block_upper(g, np.zeros_like(g))", linear_in="m")
 deflinear(rt.upper_right, "m", "_sg.block_upper(np.zeros_like(g), g)", linear_in="m")
+
+# lstsq's right-hand side as columns, and its residuals' weights.
+deflinear(rt.as_columns, "v, b", "_sg.from_columns(g, b)", linear_in="v")
+deflinear(rt.from_columns, "m, b", "_sg.as_columns(g, b)", linear_in="m")
+deflinear(rt.residual_weights, "w, residuals, columns",
+          "_sg.residual_weights_transpose(g, residuals, columns)", linear_in="w")
+deflinear(rt.residual_weights_transpose, "w, residuals, columns",
+          "_sg.residual_weights(g, residuals, columns)", linear_in="w")

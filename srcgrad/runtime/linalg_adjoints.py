@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.runtime import foreign
-from srcgrad.runtime.core import as_array, restructure
+from srcgrad.runtime.core import as_array
 from srcgrad.runtime.namespaces import foreign_namespace
 
 
@@ -168,27 +168,5 @@ def _symmetric_from(m, lower, hermitian=True):
     if hermitian and np.iscomplexobj(m):
         return part + H(part) + np.eye(np.shape(m)[-1]) * np.real(m)
     return part + T(part) + np.eye(np.shape(m)[-1]) * m
-
-
-def lstsq_adjoints(g, a, b, ans):
-    """Cotangents of ``(a, b)`` through the solution, residuals and singular values of
-    a full-column-rank least-squares problem."""
-    gx, gres, _, gs = restructure(g, ans)
-    x = ans[0]
-    vector = np.ndim(b) == 1
-    b2, x2 = (b[:, None], x[:, None]) if vector else (b, x)
-    gx2 = _conj(as_array(gx)[:, None] if vector else gx)     # in the G_c convention
-    z = np.linalg.solve(H(a) @ a, gx2)
-    r = b2 - a @ x2
-    da = r @ H(z) - a @ z @ H(x2)
-    db = a @ z
-    if np.size(ans[1]) and np.ndim(gres):
-        gres = np.real(gres)
-        da = da - 2 * (r * gres) @ H(x2)
-        db = db + 2 * r * gres
-    if np.ndim(gs) and np.any(gs):
-        u, _, vt = np.linalg.svd(a, full_matrices=False)
-        da = da + (u * np.real(gs)) @ vt
-    return _conj(da), _conj(db[:, 0] if vector else db)
 
 

@@ -127,10 +127,10 @@ def checked_singular_values(s, a, full_matrices):
     return s
 
 
-def result_like(like, first, second, third=None):
-    """The tangents (or cotangents) ``first, second[, third]`` in the structure of the
-    result ``like`` (``eigh``'s ``EighResult``, ``svd``'s ``SVDResult``...)."""
-    items = (first, second) if third is None else (first, second, third)
+def result_like(like, first, second, third=None, fourth=None):
+    """The tangents (or cotangents) ``first, second[, third[, fourth]]`` in the structure
+    of the result ``like`` (``eigh``'s ``EighResult``, ``svd``'s ``SVDResult``...)."""
+    items = (first, second, third, fourth)[:len(like)]
     return type(like)(*items) if hasattr(like, "_fields") else tuple(items)
 
 
@@ -155,3 +155,31 @@ def upper_right(m):
     in ``t``; its own transpose is ``block_upper(0, g)``)."""
     k = np.shape(m)[-1] // 2
     return m[..., :k, k:]
+
+
+def as_columns(v, b):
+    """``v`` as a matrix of columns where ``b`` is a vector (``lstsq``'s right-hand side);
+    transpose: ``from_columns``."""
+    return np.asarray(v)[..., None] if np.ndim(b) == 1 else v
+
+
+def from_columns(m, b):
+    """The transpose of ``as_columns``: a vector again where ``b`` is one."""
+    return m[..., 0] if np.ndim(b) == 1 else m
+
+
+def residual_weights(w, residuals, columns):
+    """``lstsq``'s residuals' cotangent, real, one per column of ``columns`` (zeros when
+    NumPy returns no residuals: a square or rank-deficient problem). Transpose:
+    ``residual_weights_transpose``."""
+    if np.size(residuals):
+        return np.real(w)
+    return np.zeros(np.shape(columns)[-1:])
+
+
+def residual_weights_transpose(w, residuals, columns):
+    """The transpose of ``residual_weights``: shaped like ``residuals`` (empty when
+    NumPy returns none)."""
+    if np.size(residuals):
+        return np.real(w)
+    return np.zeros(np.shape(residuals))

@@ -1,6 +1,6 @@
 """Tangents (forward mode) of ``numpy.linalg``: the duals of ``linalg_adjoints``, on stacks
-of matrices (``...ij``): least squares, Cholesky (for ``scipy.linalg``'s factor helpers),
-pinv, multi_dot and the norms. The factorizations' tangents (``eigh``, ``svd``, ``qr``...)
+of matrices (``...ij``): Cholesky (for ``scipy.linalg``'s factor helpers),
+multi_dot and the norms. The factorizations' tangents (``eigh``, ``svd``, ``qr``...)
 are templates of rows (``srcgrad.rules.linalg_templates``).
 
 Complex matrices: the tangent is the real-linear map ``dA -> d result``; where ``A^H``
@@ -12,47 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from srcgrad.runtime.core import as_array
-from srcgrad.runtime.linalg_adjoints import H
 
 
 def _diagonal(m):
     return np.diagonal(m, axis1=-2, axis2=-1)
-
-
-def pinv_tangent(a_dot, a, ans):
-    """``dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P`` (constant rank)."""
-    m, n = np.shape(a)[-2:]
-    p = ans
-    return (-p @ a_dot @ p + p @ H(p) @ H(a_dot) @ (np.eye(m) - a @ p)
-            + (np.eye(n) - p @ a) @ H(a_dot) @ H(p) @ p)
-
-
-def lstsq_tangent(a_dot, b_dot, a, b, ans):
-    """Tangent of ``(x, residuals, rank, s)``: ``x = pinv(a) @ b`` (constant rank); the
-    residuals are the squared norms of ``r = b - a x``; ``ds_i = Re(u_i^H dA v_i)``."""
-    x, residuals, rank, s = ans
-    p = np.linalg.pinv(a)
-    vector = np.ndim(b) == 1
-    b2, x2 = (b[:, None], x[:, None]) if vector else (b, x)
-    x_dot = np.zeros(np.shape(x2), dtype=np.result_type(x2, 0.0))
-    r_dot = np.zeros(np.shape(b2), dtype=np.result_type(x2, 0.0))
-    if a_dot is not None:
-        x_dot = x_dot + pinv_tangent(a_dot, a, p) @ b2
-        r_dot = r_dot - a_dot @ x2
-    if b_dot is not None:
-        b_dot2 = b_dot[:, None] if vector else b_dot
-        x_dot = x_dot + p @ b_dot2
-        r_dot = r_dot + b_dot2
-    r_dot = r_dot - a @ x_dot
-    residuals_dot = np.zeros(np.shape(residuals))
-    if np.size(residuals):
-        residuals_dot = np.reshape(2 * np.sum(np.real(np.conj(b2 - a @ x2) * r_dot), axis=0),
-                                   np.shape(residuals))
-    s_dot = np.zeros(np.shape(s))
-    if a_dot is not None:
-        u, _, vt = np.linalg.svd(a, full_matrices=False)
-        s_dot = np.real(_diagonal(H(u) @ a_dot @ H(vt)))
-    return (x_dot[:, 0] if vector else x_dot, residuals_dot, 0, s_dot)
 
 
 def multi_dot_tangent(arrays_dot, arrays):

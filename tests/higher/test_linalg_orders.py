@@ -102,6 +102,14 @@ def qr_fields(a):
     return q, r
 
 
+_RIGHT_HAND_SIDES = np.array([[0.3, -1.2], [0.8, 0.1], [-0.5, 0.9], [1.1, 0.4], [0.2, -0.7]])
+
+
+def lstsq_fields(a):
+    x, residuals, _, s = la.lstsq(a, _RIGHT_HAND_SIDES)
+    return x, residuals, s
+
+
 def pinv_of(a):
     return la.pinv(a)
 
@@ -123,6 +131,7 @@ ROWS = [
     row("numpy.linalg.cholesky", cholesky_upper, spd(3), note="upper"),
     row("numpy.linalg.qr", qr_fields, normal(4, 3), note="unpacked"),
     row("numpy.linalg.pinv", pinv_of, normal(3, 2)),
+    row("numpy.linalg.lstsq", lstsq_fields, normal(5, 3), note="unpacked"),
     row("numpy.linalg.matrix_power", matrix_power_of, wellcond(3, 3), note="3 and -2"),
 ]
 COMBOS = [(row_, kind, order, mode) for row_ in ROWS for kind in ("real", "complex")
