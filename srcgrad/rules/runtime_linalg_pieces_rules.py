@@ -28,7 +28,8 @@ defadjoint(rt.eigen_gaps, "w",
            w="_sg.match_real(_sg.pairwise_difference_transpose(-g * ans * ans), w)",
            tangent={"w": "-ans * ans * _sg.pairwise_difference(w_dot)"})
 
-defnondiff(rt.qr_checked)   # a check: only the structure of its value is read
+# a check, and ``ans`` itself (the templates read only its structure)
+defadjoint(rt.qr_checked, "ans_, mode", tangent="linear", ans_="g")
 deflinear(rt.skew_hermitian, "m", "_sg.match_real(_sg.skew_hermitian(g), m)", linear_in="m")
 defadjoint(rt.checked_singular_values, "s, a, full_matrices", tangent="linear", s="g")
 
