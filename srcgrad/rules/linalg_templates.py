@@ -81,12 +81,12 @@ def cholesky(upper, factor="ans", g="g"):
 # dR = D R; G_c = (gQ_c + Q N) R^-H with N = D^T(gR_c R^H - Q^H gQ_c).
 _Q, _R = "ans[0]", "ans[1]"
 _R_INV = f"np.linalg.inv({_R})"
-_GQ = "_sg.restructure(g, _sg.qr_checked(ans, mode))[0]"
+_GQ = "_sg.restructure(_sg.qr_checked(g, ans, mode), ans)[0]"
 _QR_D = f"_sg.triangle_cotangent({_h(_Q)} @ a_dot @ {_R_INV}, 'U')"
 QR = dict(
     a=f"_sg.match_real(np.conj((np.conj({_GQ}) + {_Q} @ _sg.symmetric_from(np.conj("
       f"{_item(1)}) @ {_h(_R)} - {_h(_Q)} @ np.conj({_item(0)}), 'U')) @ {_h(_R_INV)}), a)",
-    tangent={"a": f"_sg.result_like(_sg.qr_checked(ans, mode), a_dot @ {_R_INV} - {_Q} @ "
+    tangent={"a": f"_sg.result_like(ans, _sg.qr_checked(a_dot, ans, mode) @ {_R_INV} - {_Q} @ "
                   f"{_QR_D}, {_QR_D} @ {_R})"})
 
 

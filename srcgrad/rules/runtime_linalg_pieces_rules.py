@@ -28,8 +28,8 @@ defadjoint(rt.eigen_gaps, "w",
            w="_sg.match_real(_sg.pairwise_difference_transpose(-g * ans * ans), w)",
            tangent={"w": "-ans * ans * _sg.pairwise_difference(w_dot)"})
 
-# a check, and ``ans`` itself (the templates read only its structure)
-defadjoint(rt.qr_checked, "ans_, mode", tangent="linear", ans_="g")
+# a check of the factorization ``ans``, and ``v`` itself
+defadjoint(rt.qr_checked, "v, ans_, mode", tangent="linear", v="g")
 deflinear(rt.skew_hermitian, "m", "_sg.match_real(_sg.skew_hermitian(g), m)", linear_in="m")
 defadjoint(rt.checked_singular_values, "s, a, full_matrices", tangent="linear", s="g")
 

@@ -77,11 +77,7 @@ defadjoint(rt.add_into, "a, b", tangent="linear", a="g", b="g").tangent_call = \
     "_sg.add_cotangents"
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
-deflinear(rt.restructure, "v, x", "_sg.restructure_transpose(g, v, x)", linear_in="v")
-deflinear(rt.restructure_transpose, "g_, v, x", "_sg.restructure_transpose_adjoint(g, v, x)",
-          linear_in="g_")
-defadjoint(rt.restructure_transpose_adjoint, "g_, v, x", tangent="linear",
-           g_="_sg.restructure_transpose(g, v, x)")
+deflinear(rt.restructure, "v, x", "g", linear_in="v")
 deflinear(rt.dense, "v, x", "g", linear_in="v")
 deflinear(rt.dict_values_adjoint, "v, d", "_sg.dict_cotangent_values(g, d)", linear_in="v")
 deflinear(rt.dict_items_adjoint, "v, d", "_sg.dict_cotangent_values(g, d, True)",

@@ -409,32 +409,6 @@ _CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, t
               type(np.sum), np.ufunc)   # (NumPy's functions are dispatchers)
 
 
-def restructure_transpose(g, v, x):
-    """The cotangent of ``v`` in ``restructure(v, x)`` from ``g``, that of its result: in
-    ``v``'s structure. A sparse dict of a NamedTuple's fields gets, at each of its keys
-    (a name or a position), the cotangent of that field."""
-    if type(v) is dict and hasattr(x, "_fields") and isinstance(x, tuple):
-        full = restructure(g, x)
-        return {key: full[key] if type(key) is int else getattr(full, key) for key in v}
-    return g
-
-
-def restructure_transpose_adjoint(g, v, x):
-    """The transpose of ``restructure_transpose`` in its cotangent: ``restructure(g, x)``.
-    Where ``v`` holds fields read by name (``result.U``), reverse mode a third time over
-    them is refused: the sparse cotangents of named and positional reads are not kept
-    apart there yet (an error, never a wrong number); read the items by position
-    (``result[0]``, or unpack the result) for that."""
-    if type(v) is dict and any(type(key) is str for key in v):
-        from srcgrad.errors import MissingRuleError
-
-        raise MissingRuleError(
-            f"a third reverse-mode derivative through the fields of a {type(x).__name__} "
-            f"read by name ({', '.join(repr(k) for k in v if type(k) is str)}) is not "
-            "supported yet: read them by position or unpack the result")
-    return restructure(g, x)
-
-
 def restructure(dx, x):
     """Give a cotangent the structure of its primal: a tuple for a tuple, the same
     NamedTuple or dataclass type, a dict with every key, zeros where nothing flowed."""

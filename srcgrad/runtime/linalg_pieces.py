@@ -100,16 +100,16 @@ def eigen_gaps(w):
     return (1 - eye) / (pairwise_difference(w) + eye)
 
 
-def qr_checked(ans, mode):
-    """``ans`` itself, once it is a QR its derivative covers (the reduced QR of a tall or
-    square matrix: ``Q R`` with ``R`` square)."""
+def qr_checked(v, ans, mode):
+    """``v`` itself, once ``ans`` is a QR its derivative covers (the reduced QR of a tall
+    or square matrix: ``Q R`` with ``R`` square)."""
     if mode in ("r", "raw"):
         raise NotImplementedError(f"the derivative of np.linalg.qr with mode={mode!r}")
     q, r = ans
     if np.shape(q)[-1] != np.shape(r)[-1] or np.shape(q)[-2] < np.shape(q)[-1]:
         raise NotImplementedError("the derivative of np.linalg.qr for a wide matrix "
                                   "or mode='complete'")
-    return ans
+    return v
 
 
 def skew_hermitian(m):
