@@ -155,9 +155,9 @@ PINV = dict(
 # -- matrix_power: f(A) = A^n is analytic, and f([[A, T], [0, A]]) = [[f(A), Df(A)[T]],
 # [0, f(A)]]; its adjoint is Df(A^T)[g] -------------------------------------------------
 MATRIX_POWER = dict(
-    a=f"_sg.match_real(_sg.upper_right(np.linalg.matrix_power(_sg.block_upper({_t('a')}, g),"
+    a=f"_sg.match_real(_sg.block_upper_right(np.linalg.matrix_power(_sg.block_upper({_t('a')}, g),"
       f" n)), a)",
-    tangent={"a": "_sg.upper_right(np.linalg.matrix_power(_sg.block_upper(a, a_dot), n))"})
+    tangent={"a": "_sg.block_upper_right(np.linalg.matrix_power(_sg.block_upper(a, a_dot), n))"})
 
 
 # -- lstsq, of full column rank: x = pinv(A) b, residuals |b - A x|^2 per column, the

@@ -40,9 +40,9 @@ defadjoint(rt.result_like, "like, first, second, third=None, fourth=None", tange
 
 # [[a, t], [0, a]]: a matrix power of it carries the power's derivative along t.
 defadjoint(rt.block_upper, "a, t", tangent="linear", a="_sg.block_diagonal_sum(g)",
-           t="_sg.upper_right(g)")
+           t="_sg.block_upper_right(g)")
 deflinear(rt.block_diagonal_sum, "m", "_sg.block_upper(g, np.zeros_like(g))", linear_in="m")
-deflinear(rt.upper_right, "m", "_sg.block_upper(np.zeros_like(g), g)", linear_in="m")
+deflinear(rt.block_upper_right, "m", "_sg.block_upper(np.zeros_like(g), g)", linear_in="m")
 
 # lstsq's right-hand side as columns, and its residuals' weights.
 deflinear(rt.as_columns, "v, b", "_sg.from_columns(g, b)", linear_in="v")

@@ -137,7 +137,7 @@ def result_like(like, first, second, third=None, fourth=None):
 def block_upper(a, t):
     """``[[a, t], [0, a]]`` for stacks of square matrices of one shape: a matrix function
     ``f`` of it is ``[[f(a), Df(a)[t]], [0, f(a)]]``. Transposes: ``block_diagonal_sum`` (in ``a``)
-    and ``upper_right`` (in ``t``)."""
+    and ``block_upper_right`` (in ``t``)."""
     zeros = np.zeros(np.shape(a), np.result_type(a, t))
     return np.concatenate([np.concatenate([a, t], axis=-1),
                            np.concatenate([zeros, a], axis=-1)], axis=-2)
@@ -150,7 +150,7 @@ def block_diagonal_sum(m):
     return m[..., :k, :k] + m[..., k:, k:]
 
 
-def upper_right(m):
+def block_upper_right(m):
     """The upper-right block of a ``block_upper`` stack (the transpose of ``block_upper``
     in ``t``; its own transpose is ``block_upper(0, g)``)."""
     k = np.shape(m)[-1] // 2
