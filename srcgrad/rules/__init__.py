@@ -22,7 +22,7 @@ _OWN_ROWS = ("builtins_math", "containers", "index_tricks", "nondiff", "numpy_el
              "numpy_shape", "numpy_windows", "operators", "runtime_adjoint_rules",
              "runtime_array_rules", "runtime_batched_rules", "runtime_distribution_rules",
              "runtime_dynamic_rules", "runtime_fft_rules", "runtime_linalg_pieces_rules",
-             "runtime_linalg_rules",
+             "runtime_linalg_rules", "runtime_multi_dot_rules",
              "runtime_partial_rules", "runtime_product_rules", "runtime_rules",
              "runtime_scalar_rules",
              "runtime_stats_rules", "runtime_structure_rules", "value_carrying")

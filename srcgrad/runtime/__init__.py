@@ -34,6 +34,7 @@ from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.linalg_pieces import *  # noqa: F403
 from srcgrad.runtime.linalg_tangents import *  # noqa: F403
 from srcgrad.runtime.moment_partials import *  # noqa: F403
+from srcgrad.runtime.multi_dot_terms import *  # noqa: F403
 from srcgrad.runtime.namespaces import *  # noqa: F403
 from srcgrad.runtime.ode_adjoints import *  # noqa: F403
 from srcgrad.runtime.prod_partials import *  # noqa: F403

@@ -18,16 +18,6 @@ def _diagonal(m):
     return np.diagonal(m, axis1=-2, axis2=-1)
 
 
-def multi_dot_tangent(arrays_dot, arrays):
-    """The product rule over the chain: one term per array that has a nonzero tangent."""
-    arrays = list(arrays)
-    terms = [np.linalg.multi_dot(arrays[:i] + [dot] + arrays[i + 1:])
-             for i, dot in enumerate(arrays_dot) if np.any(dot)]
-    if not terms:
-        return np.zeros(np.shape(np.linalg.multi_dot(arrays)))
-    return sum(terms[1:], terms[0])
-
-
 def norm_tangent(x_dot, x, ans, ord, axis, keepdims):
     """A norm is a real scalar function of each slice: its tangent is the slice's
     gradient (``norm_adjoint`` with a unit cotangent) paired with ``x_dot``."""

@@ -1,4 +1,5 @@
-"""Adjoints of tensor products: ``tensordot``, ``einsum``, ``kron``, ``multi_dot``."""
+"""Adjoints of tensor products: ``tensordot``, ``einsum``, ``kron`` (``multi_dot``'s are in
+``multi_dot_terms``)."""
 
 from __future__ import annotations
 
@@ -138,7 +139,7 @@ def einsum_adjoint(g, position, args):
     return unbroadcast(result, target)
 
 
-# -- kron and multi_dot ------------------------------------------------------------------
+# -- kron ------------------------------------------------------------------
 def _kron_blocks(g, a, b):
     a2, b2 = np.atleast_2d(a), np.atleast_2d(b)
     ndim = max(a2.ndim, b2.ndim)
@@ -161,20 +162,3 @@ def kron_adjoint_b(g, a, b):
     a_axes = list(range(0, 2 * ndim, 2))
     out = np.tensordot(a_full, blocks, (list(range(ndim)), a_axes))
     return np.reshape(out, np.shape(b))
-
-
-def multi_dot_adjoint(g, arrays):
-    """Cotangents of each matrix in ``np.linalg.multi_dot(arrays)``."""
-    mats = [np.atleast_2d(m) for m in arrays]
-    if np.ndim(arrays[-1]) == 1:
-        mats[-1] = np.reshape(arrays[-1], (-1, 1))
-    g2 = np.reshape(g, (mats[0].shape[0], mats[-1].shape[1]))
-    out = []
-    for i in range(len(mats)):
-        left = np.linalg.multi_dot(mats[:i]) if i > 1 else (mats[0] if i == 1 else None)
-        right = np.linalg.multi_dot(mats[i + 1:]) if len(mats) - i > 2 else (
-            mats[-1] if i == len(mats) - 2 else None)
-        d = g2 if left is None else left.T @ g2
-        d = d if right is None else d @ right.T
-        out.append(np.reshape(d, np.shape(arrays[i])))
-    return out
