@@ -25,5 +25,9 @@ deflinear(runtime.attr_cotangent, "v, name, obj=None", "_sg.item_adjoint(g, name
           linear_in="v")
 # A field's cotangent picked out of its object's (a structure, or a sparse dict whose
 # tangent may hold fewer keys: a missing one is zeros like the field).
-deflinear(runtime.field_cotangent, "v, index, name, value", "_sg.attr_cotangent(g, name)",
-          linear_in="v")
+deflinear(runtime.field_cotangent, "v, index, name, value",
+          "_sg.field_cotangent_transpose(g, v, index, name)", linear_in="v")
+deflinear(runtime.field_cotangent_transpose, "w, v, index, name",
+          "_sg.field_keys_sum(g, v, index, name, w)", linear_in="w")
+deflinear(runtime.field_keys_sum, "h, v, index, name, w",
+          "_sg.field_cotangent_transpose(g, v, index, name)", linear_in="h")

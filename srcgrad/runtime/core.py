@@ -248,6 +248,32 @@ def field_cotangent(g, index, name, value):
     return getattr(g, name)
 
 
+def field_cotangent_transpose(g, v, index, name):
+    """The transpose of ``field_cotangent(v, index, name, value)`` in ``v``: ``g`` at
+    every key of the sparse dict ``v`` that holds the field (its name, its position or
+    both, which ``field_cotangent`` adds), else at its name."""
+    return {key: g for key in _field_keys(v, index, name)}
+
+
+def field_keys_sum(h, v, index, name, w):
+    """The transpose of ``field_cotangent_transpose(w, v, index, name)`` in ``w``: the
+    sum of ``h`` at the keys that gave ``w`` out (zeros like ``w`` where ``h`` has
+    none of them)."""
+    parts = [h[key] for key in _field_keys(v, index, name)
+             if type(h) is dict and h.get(key) is not None]
+    if not parts:
+        return zeros_like(w)
+    return parts[0] if len(parts) == 1 else add_cotangents(parts[0], parts[1])
+
+
+def _field_keys(v, index, name):
+    if type(v) is dict:
+        keys = [key for key in (name, index) if key in v]
+        if keys:
+            return keys
+    return [name]
+
+
 def is_own_method(x, name):
     """Is ``x.name`` a method bound to ``x`` (``x.reshape``)? The cotangent of such a
     bound method, as a call's callee, is its receiver's (``dynamic_backward``)."""
