@@ -22,7 +22,7 @@ import textwrap
 import types
 
 from srcgrad import syntax
-from srcgrad.errors import SourceNotFoundError, TransformError
+from srcgrad.errors import InternalError, SourceNotFoundError, TransformError
 from srcgrad.frontend.depth import check_depth
 from srcgrad.frontend.freshness import compiles_to, stale_source_error, unwrap_own
 from srcgrad.frontend.source_lines import def_lines
@@ -112,11 +112,24 @@ def globals_of(fn):
     return getattr(found.get("__builtins__"), "srcgrad_namespace", found)
 
 
+def _runtime_source(fn):
+    """Generated code is differentiated again through the rows of the runtime helpers it
+    calls (``srcgrad.rules.runtime_*rules``), never through their source: reaching one
+    here is a bug in srcgrad (a helper emitted without a row, a row template calling
+    one), reported rather than compiled."""
+    return InternalError(
+        f"srcgrad: internal error: differentiating generated code reached the source of "
+        f"srcgrad's runtime function `{fn.__module__}.{fn.__qualname__}`, which is "
+        "differentiated through its rule row only; please report this program")
+
+
 def parse_function(fn):
     """Parse ``fn`` (a function or lambda) into a ``ParsedFunction``."""
     fn = unwrap_own(fn)
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"srcgrad differentiates Python functions; got {type(fn).__name__}")
+    if (fn.__module__ or "").startswith("srcgrad.runtime"):
+        raise _runtime_source(fn)
     lifted = getattr(fn, "__srcgrad_lifted__", None)
     if lifted is not None:   # a local function lifted out of the function that defines it
         closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))

@@ -19,7 +19,6 @@ from srcgrad.rules import REGISTRY
 from srcgrad.rules.array_api import XP_NONDIFF, XP_RULES
 from srcgrad.rules.methods import ARRAY_METHODS, NONDIFF_METHODS
 from srcgrad.rules.registry import qualified_name
-from srcgrad.rules.runtime_rules import COMPILED_FROM_SOURCE
 from srcgrad.syntax import gast
 
 _LIBRARY_PREFIXES = ("numpy", "scipy", "math", "builtins")
@@ -105,10 +104,9 @@ def _classify(parsed, call, local_names, arrays, instances=frozenset(), dicts=fr
     except KeyError:
         return CallInfo("unknown", dotted, args=args, keywords=keywords)
     info = classify_object(obj, dotted, args, keywords)
-    if info.kind == "user" and is_runtime_helper(obj) and \
-            obj.__name__ not in COMPILED_FROM_SOURCE and not is_runtime_helper(parsed.fn):
+    if info.kind == "user" and is_runtime_helper(obj):
         # a helper generated code calls: never compiled from its source (its rows, or
-        # a refusal); a helper still compiled from source calls its own helpers
+        # a refusal)
         return CallInfo("unknown", f"_sg.{obj.__name__}", obj, args=args, keywords=keywords)
     if info.kind == "dynamic":   # NET.forward(x), NET(x): a method of a global object
         info.owner = func.value if isinstance(func, gast.Attribute) else func

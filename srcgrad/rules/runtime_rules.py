@@ -23,16 +23,6 @@ from srcgrad.rules.registry import (
     defnondiff,
 )
 
-# Helpers that have no rows yet: reverse or forward mode over generated code that calls
-# one still compiles the helper's own source as if it were user code (which fails where
-# the helper uses what user code may not). (The calls resolved when they run,
-# ``dynamic_forward``, ``dynamic_jvp``..., are differentiated again by the dispatcher as
-# calls of the user's callee's derivative one order higher: ``srcgrad.compiler.dispatch``.)
-# ``tests/higher/test_runtime_rows.py`` fails for a helper that generated code can call
-# and that has neither rows nor a place here, and for a name here that has rows: the
-# list only shrinks.
-COMPILED_FROM_SOURCE: frozenset[str] = frozenset()
-
 defnondiff(rt.zeros_like, rt.slots_like, rt.seed, rt.sign, rt.balanced_eq, rt.clip_mask,
            rt.inverse_axes, rt.clip_bound_partial, rt.zeros_like_structure, rt.all_scalars,
            rt.read_constant, rt.constant_value, rt.ones_seed, rt.zip_length,

@@ -1,19 +1,19 @@
 """The runtime is closed under differentiation: every helper that generated code can call
-(``_sg.<name>`` in what the compiler and the rule rows emit) is a rule row, or one of the
-helpers still listed as compiled from source (a list that only shrinks); and the Hessian
-of a polynomial differentiates its gradient through rows only, with no guard on srcgrad's
-own names."""
+(``_sg.<name>`` in what the compiler and the rule rows emit) is a rule row; the compiler
+never parses a runtime function's source (an InternalError, which the order checks over
+every rule row report); and the Hessian of a polynomial differentiates its gradient
+through rows only, with no guard on srcgrad's own names."""
 
 import pathlib
 import re
 import types
 
 import numpy as np
+import pytest
 
 import srcgrad as sg
 from srcgrad import runtime
 from srcgrad.rules import REGISTRY, load_optional_rows
-from srcgrad.rules.runtime_rules import COMPILED_FROM_SOURCE
 
 SRCGRAD = pathlib.Path(sg.__file__).parent
 # Names generated code calls that the compiler resolves before looking for a row: the
@@ -51,22 +51,27 @@ def test_every_emitted_helper_has_rows():
             continue
         if name in _RESOLVED_BEFORE_ROWS:
             continue
-        if not REGISTRY.knows(helper) and name not in COMPILED_FROM_SOURCE:
+        if not REGISTRY.knows(helper):
             missing.append((name, sorted(files)))
     assert not unknown, f"emitted names that srcgrad.runtime does not define: {unknown}"
     assert not missing, ("runtime helpers generated code calls without rule rows (add rows "
                          f"in srcgrad/rules/runtime_*rules.py): {missing}")
 
 
-def test_the_list_of_helpers_without_rows_only_shrinks():
-    load_optional_rows()
-    rowed = sorted(name for name in COMPILED_FROM_SOURCE
-                   if REGISTRY.knows(getattr(runtime, name)))
-    assert not rowed, f"helpers with rows still listed in COMPILED_FROM_SOURCE: {rowed}"
-    assert all(isinstance(getattr(runtime, name), types.FunctionType)
-               for name in COMPILED_FROM_SOURCE)
-    unused = sorted(COMPILED_FROM_SOURCE - set(emitted_helpers()))
-    assert not unused, f"listed in COMPILED_FROM_SOURCE but never emitted: {unused}"
+def test_differentiating_generated_code_never_parses_the_runtime():
+    """Every runtime function's source is refused with an InternalError (a srcgrad bug,
+    never compiled), and so is a derivative whose code would reach one."""
+    from srcgrad.errors import InternalError
+    from srcgrad.frontend.parse import parse_function
+
+    functions = {name: getattr(runtime, name) for name in emitted_helpers()
+                 if isinstance(getattr(runtime, name, None), types.FunctionType)}
+    assert len(functions) > 100
+    for name, helper in functions.items():
+        with pytest.raises(InternalError, match=f"runtime function `.*{name}`"):
+            parse_function(helper)
+    with pytest.raises(InternalError, match="runtime function"):
+        sg.grad(runtime.unbroadcast)(np.ones(3), np.ones(3))
 
 
 def test_every_dispatched_helper_is_resolved_by_the_dispatcher():
