@@ -18,7 +18,7 @@ from srcgrad import runtime as rt
 from srcgrad.rules import REGISTRY, load_optional_rows
 from tests.higher.helper_rows import ROWS
 from tests.rules.harness import row, scalar
-from tests.rules.orders import ORDER_MODES, check_order
+from tests.rules.orders import ORDER_MODES, check_order, hash_sample
 
 load_optional_rows()
 COMBOS = [(row_, index, order, mode) for row_ in ROWS for index in row_.wrt
@@ -35,17 +35,6 @@ def _seed(row_):
     return zlib.crc32(row_.label().encode())
 
 
-def _sample():
-    """Each helper (or public function) at one of its rows, arguments and compositions of
-    order 2 or 3: a fixed hash picks it, so every composition comes up across them."""
-    chosen = {}
-    for combo in COMBOS:
-        key = zlib.crc32(_id(combo).encode())
-        if combo[0].name not in chosen or key < chosen[combo[0].name][0]:
-            chosen[combo[0].name] = (key, combo)
-    return [combo for _, combo in chosen.values()]
-
-
 @pytest.mark.rule_orders_full
 @pytest.mark.parametrize("combo", COMBOS, ids=[_id(c) for c in COMBOS])
 def test_every_helper_row_at_orders_two_and_three(combo):
@@ -53,7 +42,8 @@ def test_every_helper_row_at_orders_two_and_three(combo):
     check_order(row_, np.random.default_rng(_seed(row_)), index, order, mode)
 
 
-SAMPLE = _sample()
+# each helper (or public function) at one of its rows, arguments and compositions
+SAMPLE = hash_sample(COMBOS, lambda c: c[0].name, _id)
 
 
 @pytest.mark.parametrize("combo", SAMPLE, ids=[_id(c) for c in SAMPLE])

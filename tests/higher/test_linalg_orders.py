@@ -16,7 +16,7 @@ import pytest
 from srcgrad.rules import REGISTRY
 from tests.rules import complex_rows as cr
 from tests.rules.harness import REVERSE, In, normal, row, spd, wellcond
-from tests.rules.orders import ORDER_MODES, check_order
+from tests.rules.orders import ORDER_MODES, check_order, hash_sample
 
 la = np.linalg
 
@@ -174,19 +174,8 @@ def _run(combo):
         cr.check_order(cr.Case(row_, "row", REVERSE), 0, order, mode, "complex")
 
 
-def _sample():
-    """Each program, real and complex, at one composition of order 2 and one of order 3
-    (chosen by a hash of its label: the same in every run)."""
-    picked = {}
-    for combo in COMBOS:
-        key = (combo[0].label(), combo[1], combo[2])
-        if key not in picked or zlib.crc32(_id(combo).encode()) < \
-                zlib.crc32(_id(picked[key]).encode()):
-            picked[key] = combo
-    return list(picked.values())
-
-
-SAMPLE = _sample()
+# each program, real and complex, at one composition of order 2 and one of order 3
+SAMPLE = hash_sample(COMBOS, lambda c: (c[0].label(), c[1], c[2]), _id)
 
 
 @pytest.mark.parametrize("combo", SAMPLE, ids=[_id(c) for c in SAMPLE])

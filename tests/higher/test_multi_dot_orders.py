@@ -16,7 +16,7 @@ import pytest
 from srcgrad.rules import REGISTRY
 from tests.rules import complex_rows as cr
 from tests.rules.harness import REVERSE, normal, row
-from tests.rules.orders import ORDER_MODES, check_order
+from tests.rules.orders import ORDER_MODES, check_order, hash_sample
 
 la = np.linalg
 
@@ -64,19 +64,8 @@ def _run(combo):
         cr.check_order(cr.Case(row_, "row", REVERSE), index, order, mode, "complex")
 
 
-def _sample():
-    """Each program and dtype at one composition of order 2 and one of order 3, on one
-    argument (chosen by a hash of the label: the same in every run)."""
-    picked = {}
-    for combo in COMBOS:
-        key = (combo[0].label(), combo[2], combo[3])
-        if key not in picked or zlib.crc32(_id(combo).encode()) < \
-                zlib.crc32(_id(picked[key]).encode()):
-            picked[key] = combo
-    return list(picked.values())
-
-
-SAMPLE = _sample()
+# each program and dtype at one composition of order 2 and one of order 3, on one argument
+SAMPLE = hash_sample(COMBOS, lambda c: (c[0].label(), c[2], c[3]), _id)
 
 
 @pytest.mark.parametrize("combo", SAMPLE, ids=[_id(c) for c in SAMPLE])
