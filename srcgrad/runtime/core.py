@@ -258,9 +258,12 @@ def field_cotangent_transpose(g, v, index, name):
 def field_keys_sum(h, v, index, name, w):
     """The transpose of ``field_cotangent_transpose(w, v, index, name)`` in ``w``: the
     sum of ``h`` at the keys that gave ``w`` out (zeros like ``w`` where ``h`` has
-    none of them)."""
+    none of them). ``h``, a dict's cotangent, is a dict or a symbolic zero."""
+    if h is not None and type(h) is not dict:
+        raise TypeError(f"srcgrad: the cotangent of a field's sparse cotangent is a "
+                        f"{type(h).__name__}, not a dict; please report this program")
     parts = [h[key] for key in _field_keys(v, index, name)
-             if type(h) is dict and h.get(key) is not None]
+             if h is not None and h.get(key) is not None]
     if not parts:
         return zeros_like(w)
     return parts[0] if len(parts) == 1 else add_cotangents(parts[0], parts[1])
