@@ -34,7 +34,7 @@ def _arguments(names):
     parser.add_argument("--compile-timeout", type=float, default=300,
                         help="seconds before a compile-scaling size is given up")
     parser.add_argument("--cpu-time", action="store_true",
-                        help="time the ratio table in CPU time of the measuring thread "
+                        help="time the ratio table in CPU time of the process "
                              "(steadier on a loaded machine; BLAS runs single-threaded)")
     parser.add_argument("--skip-extras", action="store_true",
                         help="only the ratio table (no first-gradient, compile, memory)")
@@ -83,7 +83,7 @@ def environment_lines(dropped, options):
         + (f" (dropped for this run: {', '.join(dropped)})" if dropped else ""),
         f"- medians of {options.repeats} interleaved rounds, each measurement >= "
         f"{options.min_time:g} s, float64"
-        + (", CPU time of the measuring thread" if options.cpu_time else ", wall time"),
+        + (", CPU time of the process" if options.cpu_time else ", wall time"),
         f"- command: `python -m benchmarks.run {' '.join(sys.argv[1:])}`",
     ]
 

@@ -130,19 +130,22 @@ class Torch:
     def prepare(self, workload, args):
         torch = _import("torch")
         torch.set_num_threads(1)
-        targs = []
-        for i, a in enumerate(args):
-            if i in workload.WRT:
-                targs.append(torch.tensor(np.asarray(a, dtype=np.float64), requires_grad=True))
-            elif isinstance(a, np.ndarray):
-                targs.append(torch.from_numpy(a))
-            else:
-                targs.append(a)
-        wrt = [targs[i] for i in workload.WRT]
+        leaves = []
+
+        def tensors(a, differentiated):
+            if isinstance(a, (list, tuple)):   # a list of (W, b) pairs and the like
+                return type(a)(tensors(item, differentiated) for item in a)
+            if differentiated:
+                leaf = torch.tensor(np.asarray(a, dtype=np.float64), requires_grad=True)
+                leaves.append(leaf)
+                return leaf
+            return torch.from_numpy(a) if isinstance(a, np.ndarray) else a
+
+        targs = [tensors(a, i in workload.WRT) for i, a in enumerate(args)]
         objective = workload.torch_objective
 
         def call():
-            return torch.autograd.grad(objective(*targs), wrt)
+            return torch.autograd.grad(objective(*targs), leaves)
 
         return Prepared(call, lambda grads: _as_tuple(g.detach().numpy() for g in grads))
 
