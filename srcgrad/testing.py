@@ -26,8 +26,8 @@ import dataclasses
 
 import numpy as np
 
+from srcgrad.api import autograd_check, higher
 from srcgrad.api import functional as api
-from srcgrad.api import higher
 
 
 @dataclasses.dataclass
@@ -76,22 +76,36 @@ def directional_check(f, args, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-
     return GradCheck(names, float(numeric), float(analytic), float(error), ok)
 
 
-def check_grads(f, args=None, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-9, seed=0,
-                *, modes=None, order=None):
+def check_grads(f, args=None, wrt=0, kwargs=None, eps=None, rtol=None, atol=None, seed=0,
+                *, modes=None, order=None, argnum=None):
     """Raise ``AssertionError`` if ``f``'s generated gradient disagrees with finite
-    differences at ``args``; return the relative error otherwise. Without ``args`` (or
-    with an int, autograd's ``argnum``) return autograd's checker ``(*args) -> None``."""
-    if args is None or (isinstance(args, int) and not isinstance(args, bool)):
+    differences at ``args``; return the relative error otherwise (``eps`` 1e-6, ``rtol``
+    1e-5, ``atol`` 1e-9 by default). Without ``args`` (or with an int or a list of ints,
+    autograd's ``argnum``) return autograd's checker ``(*args) -> None``: autograd's
+    recursion to any ``order`` (2 by default) and tolerances (step, ``atol`` and ``rtol``
+    1e-6), complex arguments in their real and imaginary directions."""
+    if argnum is not None:       # autograd's keyword
+        if args is not None:
+            raise TypeError("check_grads: give argnum once")
+        args = argnum
+    if args is None or _is_argnum(args):
+        given = {k: v for k, v in dict(eps=eps, rtol=rtol, atol=atol).items() if v is not None}
         return _autograd_checker(f, 0 if args is None else args,
                                  ("fwd", "rev") if modes is None else tuple(modes),
-                                 2 if order is None else order, dict(eps=eps, rtol=rtol,
-                                                                     atol=atol, seed=seed))
+                                 2 if order is None else order, given)
     if modes is not None or order is not None:
         raise TypeError("modes= and order= belong to autograd's form "
                         "check_grads(f, argnum, modes=..., order=...)(*args)")
+    eps, rtol, atol = (1e-6 if eps is None else eps, 1e-5 if rtol is None else rtol,
+                       1e-9 if atol is None else atol)
     result = directional_check(f, args, wrt, kwargs, eps, rtol, atol, seed)
     _raise_unless_ok(f, result, "gradient")
     return result.error
+
+
+def _is_argnum(args):
+    items = args if isinstance(args, (tuple, list)) and args else (args,)
+    return all(isinstance(a, int) and not isinstance(a, bool) for a in items)
 
 
 def forward_check(f, args, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-9, seed=0):
@@ -122,25 +136,12 @@ def _autograd_checker(f, argnum, modes, order, tolerances):
     unknown = [m for m in modes if m not in ("fwd", "rev")]
     if unknown:
         raise ValueError(f"modes must be 'fwd' and/or 'rev', got {unknown}")
+    argnum = argnum if isinstance(argnum, int) else tuple(argnum)
 
     def check(*args, **kwargs):
-        _check_orders(f, list(args), kwargs, argnum, modes, order, tolerances)
+        autograd_check.check(f, argnum, modes, order, args, kwargs, tolerances)
 
     return check
-
-
-def _check_orders(f, args, kwargs, argnum, modes, order, tolerances):
-    """autograd's ``check_grads``: each mode at ``args``, then (``order`` 2) the second
-    derivative."""
-    for mode in modes:
-        check = forward_check if mode == "fwd" else directional_check
-        result = check(f, args, argnum, kwargs, **tolerances)
-        _raise_unless_ok(f, result, "forward derivative" if mode == "fwd" else "gradient")
-    if order > 2:
-        raise ValueError(f"check_grads checks derivatives up to order 2, not {order}")
-    if order == 2:
-        _raise_unless_ok(f, second_order_check(f, args, argnum, kwargs, **tolerances),
-                         "second derivative")
 
 
 def second_order_check(f, args, wrt=0, kwargs=None, eps=1e-6, rtol=1e-5, atol=1e-9, seed=0):
