@@ -47,20 +47,31 @@ def _forward_wrapper(unit, slots, count, n_values, keywords):
 
 def _backward_wrapper(unit, slots, count, keywords=False):
     """``dynamic_backward``'s value (with ``keywords``: ``dynamic_backward_keywords``'s,
-    the positional cotangents and a dict of the keywords')."""
-    items, named = ["0.0"] * count, []
+    the positional cotangents and a dict of the keywords': a named parameter's at its
+    name, and for the callee's ``**kwargs`` parameter, whose slot is the tuple of the
+    keywords it received, its cotangent's entries at those keywords, merged in)."""
+    items, named, packed = ["0.0"] * count, [], []
     for i, slot in enumerate(slots):
         if type(slot) is int:
             items[slot] = f"grads[{i}]"
-        else:
+        elif type(slot) is str:
             named.append(f"{slot!r}: grads[{i}]")
+        else:
+            packed.append(f"_keyword_part(grads[{i}], {tuple(slot)!r})")
     value = f"({', '.join(items)}{',' if count == 1 else ''})"
     if keywords:
-        value = f"{value}, {{{', '.join(named)}}}"
+        merged = f"{{{', '.join(named)}}}"
+        for part in packed:
+            merged = f"_merged_keywords({merged}, {part})"
+        value = f"{value}, {merged}"
     source = ("def dispatched_backward(saved, g):\n"
               "    grads = _backward(saved[1], g)\n"
               f"    return {value}\n")
-    return _load_wrapper(source, "dispatched_backward", {"_backward": unit.backward})
+    from srcgrad import runtime
+
+    return _load_wrapper(source, "dispatched_backward",
+                         {"_backward": unit.backward, "_keyword_part": runtime.keyword_part,
+                          "_merged_keywords": runtime.merged_keywords})
 
 
 def _load_wrapper(source, name, namespace):

@@ -217,8 +217,6 @@ def _dispatched_forward(func, inputs, kwargs):
     keywords = func in (runtime.dynamic_forward_keywords, runtime.dynamic_forward_eager_keywords)
     inner = resolve(target, flag, [v for v, _ in rest], kwargs, keywords)
     wrt, inner_slots = inner.wrt()
-    if any(type(slot) is tuple for slot in inner_slots):
-        raise _packed_keywords()
     eager = func in (runtime.dynamic_forward_eager, runtime.dynamic_forward_eager_keywords)
     unit = compiler.reverse_unit(inner.fn, wrt, eager=eager)
     escapes.check_callee(unit)
@@ -244,13 +242,6 @@ def _dispatched_backward(func, inputs, kwargs):
     key = ("backward", tuple(slots), count, keywords)
     wrapper = _unit_wrapper(unit, key, lambda: _backward_wrapper(unit, slots, count, keywords))
     return Callee(wrapper, (saved, g), {}, (saved_slot, g_slot))
-
-
-def _packed_keywords():
-    return TransformError(
-        "a second derivative through a call known only when it runs whose callee takes "
-        "**kwargs that carry derivatives is not supported yet; name the parameters or pass "
-        "the values positionally", *_user_location())
 
 
 def _callee(fn, inputs, kwargs):

@@ -94,7 +94,6 @@ def _source(value, args, position):
 def _chosen_tangents(inner, base, owner_dot, tangents, keyword_dots):
     """``[(parameter name, expression of its tangent in the wrapper)]`` for each of the
     callee's parameters that gets a tangent (``dynamic_jvp`` leaves out those given None)."""
-    from srcgrad.compiler import dispatch
 
     wrt, slots = inner.wrt()
     chosen = []
@@ -104,11 +103,24 @@ def _chosen_tangents(inner, base, owner_dot, tangents, keyword_dots):
             expression = "owner_dot" if slot < base else f"tangents[{slot - base}]"
         elif type(slot) is str:
             dot, expression = keyword_dots.get(slot), f"_dict_get(keyword_dots, {slot!r})"
-        else:
-            raise dispatch._packed_keywords()
+        else:   # the callee's **kwargs: a dict of the tangents of the keywords it got
+            dot, expression = _packed_tangent(slot, keyword_dots)
         if dot is not None:
             chosen.append((name, expression))
     return chosen
+
+
+def _packed_tangent(names, keyword_dots):
+    """``(dot, expression)`` for a callee's ``**kwargs`` parameter that gets the keywords
+    ``names``: None when none of them has a tangent (``dynamic_jvp_keywords`` gives it
+    none), else a dict literal of their tangents, zeros for those without one."""
+    dots = [keyword_dots.get(name) for name in names]
+    if all(d is None for d in dots):
+        return None, None
+    items = [f"{name!r}: _zeros_like(_dict_get(kwargs, {name!r}))" if d is None
+             else f"{name!r}: _dict_get(keyword_dots, {name!r})"
+             for name, d in zip(names, dots)]
+    return True, f"{{{', '.join(items)}}}"
 
 
 def _jvp_wrapper(unit, sources, chosen, keywords, n_constants, in_dict, n_outer):
@@ -125,4 +137,4 @@ def _jvp_wrapper(unit, sources, chosen, keywords, n_constants, in_dict, n_outer)
               f"    return _jvp({', '.join(call)})\n")
     return _load_wrapper(source, "dispatched_jvp",
                          {"_jvp": unit.jvp, "_method_owner": runtime.method_owner,
-                          "_dict_get": runtime.dict_get})
+                          "_dict_get": runtime.dict_get, "_zeros_like": runtime.zeros_like})

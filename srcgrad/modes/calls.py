@@ -115,15 +115,8 @@ def _classify(parsed, call, local_names, arrays, instances=frozenset(), dicts=fr
 
 def user_class_refusal(info):
     """The refusal for constructing a class of the user's own (not a NamedTuple or a
-    dataclass, which are ``structure`` calls) from values being differentiated, or for
-    differentiating generated code again through a keyword call resolved when it runs,
-    or None."""
+    dataclass, which are ``structure`` calls) from values being differentiated, or None."""
     cls = info.target
-    if getattr(cls, "__srcgrad_first_order__", False):
-        return ("a second derivative through a call that spreads a dict of values that "
-                "carry derivatives into its keywords, to a callee known only when it runs "
-                "(`f(x, **options)`), is not supported yet; pass those values as named "
-                "keywords or positionally where a second derivative is needed")
     if cls is functools.partial:
         return ("`functools.partial` of values being differentiated is supported given "
                 "straight to `map`, `filter` or `functools.reduce` "
@@ -192,8 +185,6 @@ def classify_object(obj, dotted, args, keywords):
         return CallInfo("dynamic", dotted, wrapped, args=args, keywords=keywords)
     if REGISTRY.is_dispatched(obj):   # _sg.dynamic_forward in generated code
         return CallInfo("dynamic", dotted, obj, args=args, keywords=keywords)
-    if getattr(obj, "__srcgrad_first_order__", False):   # refused by the modes
-        return CallInfo("unknown", dotted, obj, args=args, keywords=keywords)
     if is_transform(obj):   # sg.grad(f): a function; derivatives flow where it is called
         return CallInfo("nondiff", dotted, obj, args=args, keywords=keywords)
     callee = getattr(obj, "__srcgrad_callee__", None)   # a wrapper of srcgrad's own:

@@ -135,12 +135,11 @@ class ForwardCalls:
         args = [call.func, owner_dot, _args_tuple(list(call.args)), _args_tuple(tangents)]
         if any(self.carries(kw.value, state) for kw in call.keywords):
             # f(x, b=y, **kw): the keywords and their tangents as two dicts
-            keys = [None if kw.arg is None else syntax.const(kw.arg) for kw in call.keywords]
             dots = [self.keyword_tangent(kw, state) for kw in call.keywords]
             new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp_keywords"),
-                            args=args + [gast.Dict(keys=keys, values=[kw.value for kw in
-                                                                      call.keywords]),
-                                         gast.Dict(keys=list(keys), values=dots)],
+                            args=args + [_keywords_dict(call.keywords,
+                                                        [kw.value for kw in call.keywords]),
+                                         _keywords_dict(call.keywords, dots)],
                             keywords=[])
         else:
             new = gast.Call(func=syntax.quote_expr("_sg.dynamic_jvp"), args=args,
@@ -185,3 +184,19 @@ def _args_tuple(items):
     return syntax.quote_expr("_sg.joined_args(head, xs, tail)",
                              head=syntax.tuple_of(items[:at]), xs=items[at].value,
                              tail=syntax.tuple_of(items[at + 1:]))
+
+
+def _keywords_dict(keywords, values):
+    """A call's keywords as one dict expression, ``values[i]`` for ``keywords[i]``: a
+    dict literal of the named ones, each ``**kw`` merged in with ``_sg.merged_keywords``
+    (a row; ``{**kw}`` is not Python srcgrad compiles, and this code may be compiled
+    again)."""
+    named = [(syntax.const(kw.arg), value) for kw, value in zip(keywords, values)
+             if kw.arg is not None]
+    spreads = [value for kw, value in zip(keywords, values) if kw.arg is None]
+    merged = gast.Dict(keys=[k for k, _ in named], values=[v for _, v in named])
+    if spreads and not named:
+        merged, spreads = syntax.clone(spreads[0]), spreads[1:]
+    for spread in spreads:
+        merged = syntax.quote_expr("_sg.merged_keywords(a, b)", a=merged, b=spread)
+    return merged

@@ -19,6 +19,9 @@ defadjoint(rt.joined_args, "head, xs, tail", tangent="linear",
            xs="_sg.unpacked_part(g, xs, len(head), len(tail))",
            tail="_sg.unpacked_part(g, tail, len(head) + len(xs), 0)")
 deflinear(rt.keyword_part, "v, kwargs", "g", linear_in="v")
+# {**named, **spread}: each side's cotangent is the merged one's at its keys
+defadjoint(rt.merged_keywords, "named, spread", tangent="linear",
+           named="_sg.keyword_part(g, named)", spread="_sg.keyword_part(g, spread)")
 deflinear(rt.keyword_tangents, "v, kwargs", "_sg.dropped_nones(g)", linear_in="v")
 deflinear(rt.dropped_nones, "v", "g", linear_in="v")
 defadjoint(rt.add_tangents, "a, b", tangent="linear", a="g", b="g")

@@ -22,7 +22,7 @@ import srcgrad
 __all__ = ["Redirected", "call_method", "dynamic_backward", "dynamic_backward_keywords",
            "dynamic_forward", "dynamic_forward_eager", "dynamic_forward_eager_keywords",
            "dynamic_forward_keywords", "dynamic_jvp", "dynamic_jvp_keywords",
-           "keyword_part", "keyword_tangents", "method_owner", "regenerated",
+           "keyword_part", "keyword_tangents", "merged_keywords", "method_owner", "regenerated",
            "register_compiler", "sorted_order", "super_function"]
 
 _compiler_entry_points = None
@@ -87,15 +87,36 @@ def dynamic_backward_keywords(saved, g):
 
 
 def keyword_part(keywords, kwargs):
-    """The cotangent of a dict passed as ``**kwargs``: those of its keys (sparse)."""
+    """The cotangent of a dict passed as ``**kwargs`` (or of a callee's ``**kwargs``
+    parameter, ``kwargs`` then the names it received): those of its keys in
+    ``keywords`` (sparse). ``None`` or a float zero, a cotangent not built, has none."""
+    if keywords is None or (type(keywords) is float and keywords == 0.0):
+        return {}
+    if type(keywords) is not dict:
+        raise TypeError(f"srcgrad: the cotangent of keyword arguments is a "
+                        f"{type(keywords).__name__}, not a dict: please report this program")
     return {k: keywords[k] for k in kwargs if k in keywords}
 
 
+def merged_keywords(named, spread):
+    """``{**named, **spread}`` for the keywords of one call (``f(x, b=y, **kw)``, each
+    ``**`` in turn): a keyword given twice is Python's TypeError."""
+    for key in spread:
+        if key in named:
+            raise TypeError(f"got multiple values for keyword argument {key!r}")
+    return {**named, **spread}
+
+
 def keyword_tangents(dot, kwargs):
-    """The tangents of ``**kwargs`` at a call, one per keyword (None: it has none)."""
+    """The tangents of ``**kwargs`` at a call, one per keyword (None: it has none). A
+    key a sparse dict tangent lacks has a zero tangent, zeros like its value (not None:
+    differentiated again, this is linear in ``dot``, and the tangent of a key that has
+    a tangent is zeros where ``dot``'s tangent is a sparse zero)."""
     if dot is None:
         return dict.fromkeys(kwargs)
-    return {k: dot.get(k) if type(dot) is dict else dot[k] for k in kwargs}
+    if type(dot) is dict:
+        return {k: dot[k] if k in dot else _zeros_like(kwargs[k]) for k in kwargs}
+    return {k: dot[k] for k in kwargs}
 
 
 def _forward(func, owner_varies, args, kwargs, eager, keywords=False):
@@ -220,7 +241,3 @@ for _runs_user_code in (dynamic_forward, dynamic_forward_eager, dynamic_forward_
                         dynamic_backward_keywords, dynamic_jvp, dynamic_jvp_keywords,
                         regenerated, call_method):
     vars(_runs_user_code)["__srcgrad_runs_user_code__"] = True
-# ... and calling these (``f(x, **options)``) is not (yet): the modes refuse it at the
-# user's line.
-for _keyword_helper in (keyword_part, keyword_tangents):
-    vars(_keyword_helper)["__srcgrad_first_order__"] = True

@@ -64,21 +64,6 @@ def method_of_value(x):
 
 
 
-def call_keyword_spread(x):
-    fn = weighted
-    options = {"b": np.exp(x)}
-    return np.sum(fn(x, **options) * x)
-
-
-def call_packed_keywords(x):
-    fn = packed
-    return np.sum(fn(x, b=np.cos(x)))
-
-
-def packed(x, **options):
-    return np.sin(x) * options["b"]
-
-
 def call_partial(x):
     fn = functools.partial(two, np.full(6, 0.5))
     return np.sum(fn(x))

@@ -6,14 +6,10 @@ user's callee's derivative one order higher, never of srcgrad's own source."""
 import numpy as np
 import pytest
 
-import srcgrad as sg
 from srcgrad.errors import TransformError
-from tests.conftest import numeric_grad
 from tests.higher.dynamic_programs import (
     PROGRAMS,
     STRUCTURE_PROGRAMS,
-    call_keyword_spread,
-    call_packed_keywords,
     dataclass_property,
     loop_over_array,
     method_of_value,
@@ -89,20 +85,6 @@ def test_a_wrong_row_around_dynamic_calls_fails(monkeypatch, helper, plant, prog
     finally:
         monkeypatch.undo()
         REGISTRY.changed()
-
-
-@pytest.mark.parametrize("mode", ["fwd-rev", "rev-rev", "fwd-fwd"])
-def test_keywords_spread_or_packed_are_refused_above_first_order(mode):
-    """``f(x, **options)`` and a callee gathering derivatives in its ``**kwargs`` are
-    refused at the second order with a srcgrad error, never a wrong number."""
-    rng = np.random.default_rng(3)
-    x, v = rng.uniform(0.2, 1.2, 6), rng.standard_normal(6)
-    for program in (call_keyword_spread, call_packed_keywords):
-        gradient = numeric_grad(program, [x], 0)   # the first order works in both modes
-        np.testing.assert_allclose(sg.grad(program)(x), gradient, rtol=1e-6, atol=1e-8)
-        np.testing.assert_allclose(sg.jvp(program)(x, v)[1], gradient @ v, rtol=1e-6)
-        with pytest.raises(TransformError, match="not supported"):
-            composed(program, x, v, mode)
 
 
 def test_a_property_differentiated_twice_in_forward_mode():
