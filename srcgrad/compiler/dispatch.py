@@ -61,6 +61,31 @@ _SEQUENCE_TYPES = (list, tuple, str, bytes)
 _INERT = (bool, int, str, bytes, type(None), types.ModuleType, types.FunctionType,
           types.BuiltinFunctionType, types.MethodType, type, functools.partial, np.ufunc,
           slice, range, np.dtype)
+# What a tuple, list or dict may hold and still carry no derivative (a bound method
+# in one carries its object's: ``(x.ravel, True)`` are the arguments of a call differentiated
+# again).
+_INERT_ITEMS = (bool, int, str, bytes, type(None), slice, range, np.dtype, type,
+                types.ModuleType)
+_INERT_DEPTH = 32
+
+
+def inert(value):
+    """Whether ``value`` carries no derivative: an ``_INERT`` value, or a tuple, list or
+    dict of ``_INERT_ITEMS`` only, nested (a shape ``(20, 6)``, the ``(None,)`` tangents
+    of a call whose argument has none, ``()``): no cotangent or tangent is asked for it."""
+    return isinstance(value, _INERT) or _inert_items(value, 0)
+
+
+def _inert_items(value, depth):
+    if isinstance(value, _INERT_ITEMS):
+        return True
+    if depth >= _INERT_DEPTH:   # (taken to carry one)
+        return False
+    if type(value) in (tuple, list):
+        return all(_inert_items(item, depth + 1) for item in value)
+    if type(value) is dict:
+        return all(_inert_items(item, depth + 1) for item in value.values())
+    return False
 
 
 @dataclasses.dataclass
@@ -80,7 +105,7 @@ class Callee:
         parameter the tuple of the keywords it receives."""
         names = _positional_names(self.fn)
         chosen = [(i, slot) for i, (value, slot) in enumerate(zip(self.values, self.slots))
-                  if slot is not None and not isinstance(value, _INERT)]
+                  if slot is not None and not inert(value)]
         if any(i >= len(names) for i, _ in chosen):
             raise TransformError(f"srcgrad: {self.fn.__qualname__} gets more positional "
                                  "arguments than it names; a value passed through *args "
@@ -89,7 +114,7 @@ class Callee:
         return tuple(n for n, _ in chosen), tuple(s for _, s in chosen)
 
     def _keyword_wrt(self):
-        asked = [k for k in self.asked if not isinstance(self.kwargs.get(k), _INERT)]
+        asked = [k for k in self.asked if not inert(self.kwargs.get(k))]
         if not asked:
             return []
         parameters = inspect.signature(self.fn).parameters

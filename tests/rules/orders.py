@@ -20,6 +20,7 @@ enters it.
 
 from __future__ import annotations
 
+import itertools
 import zlib
 
 import numpy as np
@@ -29,6 +30,11 @@ from tests.rules.harness import random_like
 
 ORDER_MODES = {2: ("fwd-rev", "rev-rev", "fwd-fwd"),
                3: ("fwd-fwd-rev", "rev-fwd-rev", "rev-rev-rev", "fwd-fwd-fwd")}
+# Every composition of the two modes: with reverse directly over forward too
+# (``rev-fwd``: the gradient of a jvp, as autograd's check_grads differentiates).
+EVERY_MODE = {order: tuple("-".join(steps) for steps in itertools.product(("fwd", "rev"),
+                                                                           repeat=order))
+              for order in (2, 3)}
 # Central stencils (offsets -3..3) of O(h^4), and the step for each order.
 _STENCILS = {2: (np.array([0, -1, 16, -30, 16, -1, 0]) / 12.0, 1e-3),
              3: (np.array([1, -8, 13, 0, -13, 8, -1]) / 8.0, 2e-3)}
@@ -124,7 +130,10 @@ def make_loss(fn, args, index, w):
 
 
 def composed(loss, x, v, mode):
-    """``D^k loss(x)[v, ..., v]`` by the composition ``mode`` names (module doc)."""
+    """``D^k loss(x)[v, ..., v]`` by the composition ``mode`` names (module doc; one
+    not named there, ``rev-fwd`` say, nests ``sg.jvp`` and ``sg.grad`` as it reads)."""
+    if mode not in ORDER_MODES[len(mode.split("-"))]:
+        return _nested(loss, x, v, mode.split("-"))
     if mode.endswith("fwd-fwd") and mode.count("fwd") == len(mode.split("-")):
         inner = loss
         for _ in range(len(mode.split("-")) - 1):
@@ -142,6 +151,15 @@ def composed(loss, x, v, mode):
     for _ in range(len(mode.split("-")) - 1):
         inner = _grad_along(inner, v)
     return pair(sg.grad(inner)(x), v)
+
+
+def _nested(loss, x, v, steps):
+    """``steps[0]`` (outermost) of ... of ``steps[-1]`` (innermost) of ``loss``, each a
+    derivative along ``v``."""
+    inner = loss
+    for step in reversed(steps[1:]):
+        inner = _jvp_along(inner, v) if step == "fwd" else _grad_along(inner, v)
+    return sg.jvp(inner)(x, v)[1] if steps[0] == "fwd" else pair(sg.grad(inner)(x), v)
 
 
 def _jvp_along(fn, v):
