@@ -42,8 +42,8 @@ def unbroadcast_product(a, b, x):
             return unbroadcast(a * b, x)
         if a.shape == shape or b.shape == shape:   # nothing to sum, as a rule
             product = a * b
-            if product.shape == shape and product.dtype is x.dtype:
-                return product   # (what unbroadcast returns then)
+            if kind is not _FLOAT and product.shape == shape and product.dtype is x.dtype:
+                return product   # (what unbroadcast returns then; for a float, a float)
             return unbroadcast(product, x)
         if a.dtype is b.dtype and a.dtype in _FUSABLE:
             summed = _summed_product(a, b, shape, kind is _FLOAT or x.dtype.kind != "c")
