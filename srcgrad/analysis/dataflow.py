@@ -87,11 +87,21 @@ def solve(cfg, transfer, forward=True, meet=union, boundary=frozenset(), top=Non
 
 def gen_kill(rules):
     """The transfer of rules ``node -> (kill, trigger, gen, always)`` over bit vectors:
-    ``(fact - kill) | always``, plus ``gen`` when ``fact`` meets ``trigger``."""
+    ``(fact - kill) | always``, plus ``gen`` when ``fact`` meets ``trigger``.
+
+    Each operation on a fact costs as many machine words as the graph has names (a bit
+    set high in a long function makes a long int), so the transfer makes as few as it
+    can: nothing to kill in ``fact`` leaves it as is, and an assignment's rule (``gen``
+    is what it kills, nothing always added) is one ``|`` when it fires."""
     def transfer(node, fact):
         kill, trigger, gen, always = rules[node]
-        out = (fact & ~kill) | always
-        return out | gen if fact & trigger else out
+        triggered = trigger and fact & trigger
+        if triggered and gen == kill and not always:
+            return fact | gen
+        out = fact & ~kill if kill and fact & kill else fact
+        if always:
+            out = out | always
+        return out | gen if triggered else out
     return transfer
 
 

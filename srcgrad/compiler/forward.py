@@ -31,7 +31,7 @@ from srcgrad.compiler import debug, guards, library_watch, unit_cache
 from srcgrad.compiler import reverse as compiler
 from srcgrad.errors import check_output
 from srcgrad.frontend.depth import room_for_deep_expressions
-from srcgrad.frontend.fence import check_function
+from srcgrad.frontend.fence import check_function, taken_names
 from srcgrad.frontend.freshness import own_signature
 from srcgrad.frontend.generators import refuse_generator
 from srcgrad.frontend.parse import parse_function
@@ -116,7 +116,7 @@ def _compile(fn, wrt, created):
     parsed = check_function(parsed)
     parsed.default_values = defaults.name_defaults(parsed.fn, parsed.node)
     base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
-    namer = Namer(syntax.names_in(parsed.node) + [parsed.node.name])
+    namer = Namer(taken_names(parsed))
     jvp_name = namer.fresh(f"{base}_jvp")
     unit.tangent_names = {p: namer.tangent(p) for p in wrt}
     normalize_function(parsed, namer)

@@ -33,7 +33,7 @@ from srcgrad.compiler import cache as disk_cache
 from srcgrad.compiler import code_cache, debug, guards, library_watch, unit_cache
 from srcgrad.compiler.reverse_assembly import _assemble, _container_params, _scalar_dispatch
 from srcgrad.frontend.depth import room_for_deep_expressions
-from srcgrad.frontend.fence import check_function
+from srcgrad.frontend.fence import check_function, taken_names
 from srcgrad.frontend.generators import refuse_generator
 from srcgrad.frontend.parse import parse_function
 from srcgrad.modes.reverse import ReverseMode
@@ -160,7 +160,7 @@ def _compile(fn, wrt, created, eager=False, scalars=False):
     parsed.default_values = defaults.name_defaults(parsed.fn, parsed.node)
     base = parsed.fn.__name__ if parsed.fn.__name__ != "<lambda>" else "lambda_"
     roles = ("forward", "backward", "grad", "value_and_grad")
-    namer = Namer(syntax.names_in(parsed.node) + [parsed.node.name])
+    namer = Namer(taken_names(parsed))
     fn_names = {role: namer.fresh(f"{base}_{role}") for role in roles}
     normalize_function(parsed, namer, eager=eager)
 

@@ -104,6 +104,7 @@ def check_function(parsed):
     # The body's nodes, statement by statement, walked once for every check below (none
     # of which rewrites the tree).
     nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]
+    parsed.fenced_names = _names_of(node, nodes)
     tabled, refused_table = table_lambdas(parsed)
     if refused_table is not None:
         raise parsed.error(*refused_table.problem)
@@ -122,6 +123,32 @@ def check_function(parsed):
     if not compiles_to(parsed.fn):   # the text read is not the code that runs
         raise stale_source_error(parsed.fn)
     return parsed
+
+
+def taken_names(parsed):
+    """Every name the function's tree holds (``syntax.names_in(parsed.node)`` as a set,
+    plus the function's own name): what a generated name must not collide with. Read
+    from ``check_function``'s walk when the tree is as it left it (the walk is made
+    again otherwise: the record is dropped on first use)."""
+    names = parsed.__dict__.pop("fenced_names", None)
+    if names is None:
+        names = set(syntax.names_in(parsed.node))
+    names.add(parsed.node.name)
+    return names
+
+
+def _names_of(fn_node, body_nodes):
+    """The ids of the ``Name`` nodes under ``fn_node``, given the nodes of its body
+    (its parameters, defaults, decorators and annotations walked here)."""
+    names = {sub.id for sub in body_nodes if type(sub) is gast.Name}
+    for field in fn_node._fields:
+        value = getattr(fn_node, field, None)
+        if field == "body" or value is None:
+            continue
+        for item in value if type(value) is list else [value]:
+            if isinstance(item, gast.AST):
+                names.update(syntax.names_in(item))
+    return names
 
 
 def _local_function_nodes(fn_node):

@@ -13,10 +13,33 @@ def walk(node):
     yields them, as a list (several times faster than ``gast.walk``). Expression
     contexts (the ``ctx`` of a ``Name``) are left out: they hold nothing."""
     nodes = [node]
-    append, ast_class = nodes.append, gast.AST
+    append, extend, ast_class = nodes.append, nodes.extend, gast.AST
     fields_of = _CHILD_FIELDS
+    name_class, constant_class, binop_class = gast.Name, gast.Constant, gast.BinOp
+    call_class, attribute_class = gast.Call, gast.Attribute
     for current in nodes:   # the list grows while it is read: breadth-first
         kind = type(current)
+        # (the common nodes' children directly, in field order)
+        if kind is name_class:
+            annotation = getattr(current, "annotation", None)
+            if annotation is not None:
+                append(annotation)
+            continue
+        if kind is constant_class:
+            continue
+        if kind is binop_class:
+            append(current.left)
+            append(current.op)
+            append(current.right)
+            continue
+        if kind is attribute_class:
+            append(current.value)
+            continue
+        if kind is call_class:
+            append(current.func)
+            extend(current.args)
+            extend(current.keywords)
+            continue
         fields = fields_of.get(kind)
         if fields is None:
             fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
@@ -73,6 +96,8 @@ def names_in(node, ctx=None):
     ``walk``'s order (the walk without its list of every node)."""
     found, nodes = [], [node]
     append, ast_class, name_class, fields_of = nodes.append, gast.AST, gast.Name, _CHILD_FIELDS
+    extend, constant_class, binop_class = nodes.extend, gast.Constant, gast.BinOp
+    call_class, attribute_class = gast.Call, gast.Attribute
     for current in nodes:
         kind = type(current)
         if kind is name_class:
@@ -80,7 +105,19 @@ def names_in(node, ctx=None):
                 found.append(current.id)
             if current.annotation is None:
                 continue
-        elif kind is gast.Constant:
+        elif kind is constant_class:
+            continue
+        elif kind is binop_class:   # (the common nodes' children directly, in field order)
+            append(current.left)
+            append(current.right)   # (an operator holds no name)
+            continue
+        elif kind is attribute_class:
+            append(current.value)
+            continue
+        elif kind is call_class:
+            append(current.func)
+            extend(current.args)
+            extend(current.keywords)
             continue
         fields = fields_of.get(kind)
         if fields is None:
@@ -133,12 +170,15 @@ def loaded_names(node):
 def set_line(nodes, lineno):
     """Stamp ``lineno`` (the user's line) on statements that do not have one yet."""
     todo = list(nodes) if isinstance(nodes, list) else [nodes]
+    flat = _FLAT_STATEMENTS
     while todo:   # statements nest only in lists of statements, handlers and cases
         node = todo.pop()
+        if type(node) in flat:   # (most statements: a statement, no block)
+            if getattr(node, "lineno", None) is None:
+                node.lineno = lineno
+            continue
         if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
             node.lineno = lineno
-        if type(node) in _FLAT_STATEMENTS:
-            continue
         for field in _BLOCK_FIELDS:
             value = getattr(node, field, None)
             if type(value) is list:
