@@ -26,12 +26,17 @@ class GeneratedModule:
     spans: dict             # generated function name -> (first line, last line)
 
 
-@dataclasses.dataclass
 class _Chunk:
-    """The printed lines of one top-level statement of a function body."""
-    lines: list
-    line_map: list = dataclasses.field(default_factory=list)   # (line index, user line)
-    last_code: int | None = None   # index of its last line that is not a comment
+    """The printed lines of one top-level statement of a function body: ``line_map``
+    holds (line index, user line) pairs, ``last_code`` the index of its last line that
+    is not a comment (None: comments only)."""
+
+    __slots__ = ("lines", "line_map", "last_code")
+
+    def __init__(self, lines, line_map=None, last_code=None):
+        self.lines = lines
+        self.line_map = [] if line_map is None else line_map
+        self.last_code = last_code
 
 
 def source_location(filename, lineno):
@@ -100,14 +105,17 @@ def _render_statements(statements):
     others in one go as the body of a dummy function (after a ``pass``, so none is
     printed as a docstring), split at markers."""
     chunks, rest = {}, []
+    one_line, is_comment = printer.one_line, syntax.is_comment
     for stmt in statements:
-        line = printer.one_line(stmt)
+        line = one_line(stmt)
         if line is None:
             rest.append(stmt)
-        else:
+        elif is_comment(stmt):
             chunks[id(stmt)] = _Chunk(["    " + line])
-    _map_lines([(stmt, chunks[id(stmt)]) for stmt in statements
-                if id(stmt) in chunks and not syntax.is_comment(stmt)])
+        else:   # (mapped as ``_map_one_line`` maps it)
+            user_line = getattr(stmt, "lineno", None)
+            chunks[id(stmt)] = _Chunk(["    " + line], [(0, user_line)] if user_line else [],
+                                      0)
     if rest:
         chunks.update(_render_together(rest))
     return chunks

@@ -144,8 +144,12 @@ def _private_saves(backward, residuals, saved_name, uses):
     leaves the residuals as the forward sweep left them and can run again, or on
     several threads (see ``runtime.reentry``). (``uses``: a ``UseCache``: only the
     statements that call a restoring helper are walked.)"""
-    restoring = [stmt for stmt in backward
-                 if not _RESTORE_HELPERS.isdisjoint(uses.of(stmt).helpers)]
+    restoring = []
+    for stmt in backward:
+        for call in uses.of(stmt).helper_calls:
+            if call.func.attr in _RESTORE_HELPERS:
+                restoring.append(stmt)
+                break
     restored = {call.args[0].id for stmt in restoring for call in syntax.walk(stmt)
                 if isinstance(call, gast.Call) and call.args
                 and syntax.dotted_name(call.func) in RESTORES

@@ -149,19 +149,23 @@ class UseCache:
     ``forget`` (a pass changed it in place)."""
 
     def __init__(self):
-        self._found = {}   # id(stmt) -> (stmt, its Uses); the statement kept alive
+        # id(stmt) -> its Uses, and id(stmt) -> stmt: the statement is kept alive while
+        # its entry is here, so no other object has its id meanwhile
+        self._found, self._kept = {}, {}
 
     def of(self, stmt):
-        entry = self._found.get(id(stmt))
-        if entry is not None and entry[0] is stmt:
-            return entry[1]
+        found = self._found.get(id(stmt))
+        if found is not None:
+            return found
         uses = uses_of(stmt)
         if type(stmt) in _SIMPLE:
-            self._found[id(stmt)] = (stmt, uses)
+            self._found[id(stmt)] = uses
+            self._kept[id(stmt)] = stmt
         return uses
 
     def forget(self, stmt):
         self._found.pop(id(stmt), None)
+        self._kept.pop(id(stmt), None)
 
     def reads(self, body):
         """Every name ``body`` reads, as a set."""
