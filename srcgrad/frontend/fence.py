@@ -104,7 +104,7 @@ def check_function(parsed):
     # The body's nodes, statement by statement, walked once for every check below (none
     # of which rewrites the tree).
     nodes = [sub for stmt in node.body for sub in syntax.walk(stmt)]
-    parsed.fenced_names = _names_of(node, nodes)
+    parsed.fenced_body = (node.body, {sub.id for sub in nodes if type(sub) is gast.Name})
     tabled, refused_table = table_lambdas(parsed)
     if refused_table is not None:
         raise parsed.error(*refused_table.problem)
@@ -126,28 +126,24 @@ def check_function(parsed):
 
 
 def taken_names(parsed):
-    """Every name the function's tree holds (``syntax.names_in(parsed.node)`` as a set,
-    plus the function's own name): what a generated name must not collide with. Read
-    from ``check_function``'s walk when the tree is as it left it (the walk is made
-    again otherwise: the record is dropped on first use)."""
-    names = parsed.__dict__.pop("fenced_names", None)
-    if names is None:
-        names = set(syntax.names_in(parsed.node))
-    names.add(parsed.node.name)
-    return names
-
-
-def _names_of(fn_node, body_nodes):
-    """The ids of the ``Name`` nodes under ``fn_node``, given the nodes of its body
-    (its parameters, defaults, decorators and annotations walked here)."""
-    names = {sub.id for sub in body_nodes if type(sub) is gast.Name}
-    for field in fn_node._fields:
-        value = getattr(fn_node, field, None)
+    """Every name the function's tree holds (``syntax.names_in(parsed.node)`` as a set)
+    and the function's own name: what a generated name must not collide with. The
+    body's names are those ``check_function``'s walk saw while the body is the list it
+    walked (the record is dropped on first use; nothing rewrites a body's statements
+    in between); its parameters, defaults (``codegen.defaults`` names some),
+    decorators and annotations are walked here."""
+    node = parsed.node
+    body, names = parsed.__dict__.pop("fenced_body", (None, None))
+    if body is not node.body:
+        names = set(syntax.names_in(gast.Module(body=node.body, type_ignores=[])))
+    for field in node._fields:
+        value = getattr(node, field, None)
         if field == "body" or value is None:
             continue
         for item in value if type(value) is list else [value]:
             if isinstance(item, gast.AST):
                 names.update(syntax.names_in(item))
+    names.add(node.name)
     return names
 
 
