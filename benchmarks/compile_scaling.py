@@ -14,7 +14,9 @@ Two shapes (``--shape``):
 
 ``python -m benchmarks.compile_scaling --shape reassign --sizes 500 1000 2000 5000``
 runs each size in a fresh process (the disk cache off) and prints a table with the
-growth ratio of each size to the previous one.
+growth ratio of each size to the previous one. ``python -m benchmarks.compile_scaling
+2000 --shape reassign --by-pass`` prints each stage's and each pass's own CPU time (the
+passes and analyses of ``PASSES`` wrapped too), largest first.
 """
 
 from __future__ import annotations
@@ -51,6 +53,26 @@ STAGES = (
     ("compile + exec", "srcgrad.codegen.loader", "compile"),
     ("line notes", "srcgrad.compiler.reverse", "debug.annotate_lines"),
 )
+# ``--by-pass``: the passes and analyses inside the stages, each wrapped where its caller
+# looks it up (a pass's time is left out of its stage's)
+_PASS_OWNERS = {
+    "srcgrad.compiler.reverse": ("ReverseMode.__init__", "_container_params", "_load",
+                                 "syntax.names_in"),
+    "srcgrad.modes.reverse": ("proven_arrays", "proven_numbers", "proven_instances",
+                              "proven_namespaces", "proven_dicts", "analyze_activity",
+                              "analyze_scalars", "defined_names", "CFG.__init__",
+                              "SimpleAssignments.__init__"),
+    "srcgrad.compiler.reverse_assembly": ("cancel_negations", "accumulate_in_place",
+                                          "_residuals", "_gradients", "_private_saves",
+                                          "free_after_last_read", "syntax.set_line"),
+    "srcgrad.optimize": ("prune_saves", "propagate_copies", "eliminate_dead_code",
+                         "fuse_product_reductions", "compact_spreads", "fold_negated_starts",
+                         "fold_negated_scalings", "release_shapes", "save_shapes",
+                         "reuse_dead_operands"),
+    "srcgrad.optimize.uses": ("uses_of",),
+}
+PASSES = tuple((attribute, module, attribute) for module, attributes in _PASS_OWNERS.items()
+               for attribute in attributes)
 
 
 def straight_line_source(name, lines):
@@ -85,8 +107,9 @@ def _load(directory, sizes, shape="distinct"):
 class _StageClock:
     """CPU seconds per stage, each stage's own time (its inner stages' left out)."""
 
-    def __init__(self):
-        self.seconds = {stage: 0.0 for stage, _, _ in STAGES}
+    def __init__(self, stages=STAGES):
+        self.stages = stages
+        self.seconds = {stage: 0.0 for stage, _, _ in stages}
         self._stack = []   # [stage, start, time spent in inner stages]
         self._collecting = None
 
@@ -117,7 +140,7 @@ class _StageClock:
     def install(self):
         self.seconds["garbage collector"] = 0.0
         gc.callbacks.append(self._garbage_collector)
-        for stage, module_name, attribute in STAGES:
+        for stage, module_name, attribute in self.stages:
             owner = importlib.import_module(module_name)
             *path, last = attribute.split(".")
             for part in path:
@@ -128,10 +151,10 @@ class _StageClock:
                 setattr(owner, last, self.wrap(stage, getattr(owner, last)))
 
 
-def _measure(lines, shape="distinct", stages=True):
+def _measure(lines, shape="distinct", stages=True, by_pass=False):
     import srcgrad as sg
 
-    clock = _StageClock()
+    clock = _StageClock(STAGES + PASSES if by_pass else STAGES)
     if stages:
         clock.install()
     with tempfile.TemporaryDirectory() as directory:
@@ -194,6 +217,18 @@ def stage_table(rows):
     return lines + [f"\nnot measured: {row}" for row in rows if "stages" not in row]
 
 
+def pass_table(result):
+    """Markdown: each stage's and pass's own CPU seconds (``--by-pass``) and its share of
+    the whole, largest first."""
+    total = result["cpu_seconds"]
+    lines = [f"{result['shape']}, {result['lines']} statements: {total:.3f} CPU s, "
+             f"{result['generated_lines']} generated lines\n",
+             "| stage or pass (own time) | CPU s | share |", "|---|---|---|"]
+    for name, seconds in sorted(result["stages"].items(), key=lambda item: -item[1]):
+        lines.append(f"| {name} | {seconds:.3f} | {100 * seconds / total:.1f}% |")
+    return lines
+
+
 def _arguments():
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compile_scaling",
                                      description=__doc__.split("\n\n")[0])
@@ -203,6 +238,8 @@ def _arguments():
     parser.add_argument("--sizes", type=int, nargs="+",
                         help="measure these sizes, one fresh process each, as a table")
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--by-pass", action="store_true",
+                        help="with one size: each pass's own CPU time, as a table")
     return parser.parse_args()
 
 
@@ -214,5 +251,7 @@ if __name__ == "__main__":
                                     options.shape))
         print(f"{options.shape}: CPU seconds of sg.grad by stage\n")
         print("\n".join(table))
+    elif options.by_pass:
+        print("\n".join(pass_table(_measure(options.lines, options.shape, by_pass=True))))
     else:
         print(json.dumps(_measure(options.lines, options.shape)))

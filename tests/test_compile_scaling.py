@@ -80,3 +80,26 @@ def test_a_compile_leaves_no_cycles_to_collect(tmp_path):
         if enabled:
             gc.enable()
     assert unreachable < 500, unreachable
+
+
+def test_by_pass_table_accounts_for_the_whole_compile():
+    """``--by-pass`` lists every stage and pass once with its own CPU time, and the own
+    times add up to the compile's CPU time (each pass's time left out of its caller's)."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(compile_scaling.__file__).resolve().parents[1]
+    env = dict(os.environ, SRCGRAD_CACHE="0",
+               PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-m", "benchmarks.compile_scaling", "40",
+                           "--shape", "reassign", "--by-pass"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    rows = [line.split(" | ") for line in done.stdout.splitlines()
+            if line.startswith("| ") and not line.startswith("| stage or pass")]
+    names = [row[0].lstrip("| ") for row in rows]
+    expected = [stage for stage, _, _ in compile_scaling.STAGES + compile_scaling.PASSES]
+    assert sorted(names) == sorted(expected + ["garbage collector", "other"])
+    total = float(done.stdout.split(" CPU s")[0].rsplit(" ", 1)[1])
+    assert abs(sum(float(row[1]) for row in rows) - total) < 0.002 * len(rows) + 1e-3
