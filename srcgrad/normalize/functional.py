@@ -12,15 +12,17 @@ Before::                                  After::
     s = functools.reduce(g, xs, 0.0)          s = 0.0
                                               for v in xs:
                                                   s = g(s, v)
-    zs = sorted(xs, key=k)                    _order = _sg.sorted_order(xs, k)
-                                              zs = [xs[i] for i in _order]
+    zs = sorted(xs, key=k)                    _items = list(xs)
+                                              _order = _sg.sorted_order(_items, k)
+                                              zs = [_items[i] for i in _order]
     m = max(xs)                               m = xs[0]
                                               for v in xs[1:]:
                                                   m = max(m, v)
     m = min(a, b, c)                          m = min(min(a, b), c)
 
 ``map`` gives a list (an iterator in Python): code that consumes it once, as nearly all
-code does, cannot tell.
+code does, cannot tell. ``sorted`` reads its items by position from a list of them, so it
+sorts any iterable as Python does (a dict's keys, ``d.items()``, a generator).
 """
 
 from __future__ import annotations
@@ -195,16 +197,17 @@ class FunctionalBuiltins:
             kw_pre, value = self.atom(kw.value)
             pre += kw_pre
             keywords.append(gast.keyword(arg=kw.arg, value=value))
-        order = self.namer.temp("order")
-        call = gast.Call(func=syntax.quote_expr("_sg.sorted_order"), args=[iterable],
-                         keywords=keywords)
+        items, order = self.namer.temp("items"), self.namer.temp("order")
+        listed = gast.Call(func=syntax.name("list"), args=[iterable], keywords=[])
+        call = gast.Call(func=syntax.quote_expr("_sg.sorted_order"),
+                         args=[syntax.name(items)], keywords=keywords)
         index = self.namer.fresh("i")
         comp = gast.ListComp(
-            elt=gast.Subscript(value=syntax.clone(iterable), slice=syntax.name(index),
+            elt=gast.Subscript(value=syntax.name(items), slice=syntax.name(index),
                                ctx=gast.Load()),
             generators=[gast.comprehension(target=syntax.name(index, True),
                                            iter=syntax.name(order), ifs=[], is_async=0)])
-        stmts = [syntax.assign(order, call)]
+        stmts = [syntax.assign(items, listed), syntax.assign(order, call)]
         syntax.set_line(stmts + [comp], getattr(expr, "lineno", None))
         comp_pre, atom = self.comprehension(comp)
         return pre + stmts + comp_pre, atom
