@@ -145,7 +145,7 @@ class custom_jvp(_Custom):
             dots = tuple(tangents[p] if p in tangents else runtime.zeros_like(v)
                          for p, v in zip(self.params, primals))
             value, tangent = rule(primals, dots)
-            return value, runtime.in_dtype_of(tangent, value)
+            return value, runtime.tangent_in_dtype_of(tangent, value)
 
         source = f"# {self.__qualname__}: custom_jvp; the generated code calls {_name(rule)}\n"
         unit = _CustomUnit(self, wrt, {"jvp": jvp}, source)

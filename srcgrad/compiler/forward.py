@@ -188,11 +188,11 @@ def _load(unit, parsed, module, links):
 
 def _assemble(parsed, result, jvp_name, tangent_names):
     """``def f_jvp(params, *, tangents): body; return (value, value_dot)``, the tangent
-    in the value's dtype (``_sg.in_dtype_of``)."""
+    in the value's dtype (``_sg.tangent_in_dtype_of``)."""
     signature = parsed.node.args
     params = [a.id for a in signature.args]
     value = result.result
-    value_dot = syntax.quote_expr("_sg.in_dtype_of(t, y)", t=syntax.name(result.result_dot),
+    value_dot = syntax.quote_expr("_sg.tangent_in_dtype_of(t, y)", t=syntax.name(result.result_dot),
                                   y=value) if result.result_dot else \
         syntax.quote_expr("_sg.zeros_like(y)", y=value)
     ret = gast.Return(value=syntax.tuple_of([syntax.clone(value), value_dot]))

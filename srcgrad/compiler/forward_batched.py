@@ -121,7 +121,7 @@ def _assemble(parsed, result, name, tangent_names):
         raise NotBatchable("a signature with defaults, *args or keywords")
     params = [a.id for a in signature.args]
     value = result.result
-    value_dot = syntax.quote_expr("_sg.in_dtype_of(t, y)", t=syntax.name(result.result_dot),
+    value_dot = syntax.quote_expr("_sg.tangent_in_dtype_of(t, y)", t=syntax.name(result.result_dot),
                                   y=value) if result.result_dot else \
         syntax.quote_expr("_sg.batch_zeros(y, n)", y=value, n=syntax.name(BATCH))
     ret = gast.Return(value=syntax.tuple_of([syntax.clone(value), value_dot]))

@@ -35,7 +35,8 @@ _NOT_ELEMENTWISE = frozenset({"numpy.cross"})
 # Helpers that may receive a batched tangent directly (outside ``map_columns``).
 _BATCH_HELPERS = frozenset({"lift", "batch_zeros", "batch_broadcast", "map_columns",
                             "batch_index", "batch_size", "batch_reduce", "snapshot",
-                            "stored_derivative", "in_dtype_of", "tangent_pairs",
+                            "stored_derivative", "in_dtype_of", "tangent_in_dtype_of",
+                            "tangent_pairs",
                             "batched_dynamic_jvp", "batch_matmul", "batch_join",
                             "cast_tangent", "batch_reshape", "batch_transpose",
                             "batch_outer", "batch_roll"})

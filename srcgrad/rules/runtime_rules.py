@@ -53,6 +53,7 @@ deflinear(builtins.tuple, "v", "_sg.tuple_adjoint(g, v)", linear_in="v")
 deflinear(rt.readonly, "v, call", "g", linear_in="v")   # a read-only view of what it is given
 deflinear(rt.finish, "v, primal", "g", linear_in="v")
 deflinear(rt.in_dtype_of, "v, value", "_sg.in_dtype_of(g, v)", linear_in="v")   # a cast
+deflinear(rt.tangent_in_dtype_of, "v, value", "_sg.in_dtype_of(g, v)", linear_in="v")
 # (an item is an array, a number, or a container: a slice of a tuple's cotangent)
 deflinear(rt.item_adjoint, "v, index, value",
           "_sg.added_at(_sg.zeros_like(v), index, _sg.match_real(_sg.restructure(g, v[index]), "

@@ -21,44 +21,88 @@ _NDARRAY = np.ndarray
 
 
 def in_dtype_of(derivative, value):
+    """A derivative of ``value`` (a gradient, or the tangent of a value given to a
+    derivative rule) in ``value``'s dtype: see ``_in_dtype``."""
+    return _in_dtype(derivative, value, True)
+
+
+def tangent_in_dtype_of(tangent, value):
+    """A function's output tangent in its value's dtype, as ``in_dtype_of`` but a
+    complex tangent of a real value stays complex: only a wrong rule gives one, and a
+    check must see it rather than the real part."""
+    return _in_dtype(tangent, value, False)
+
+
+def _in_dtype(derivative, value, project):
     """``derivative`` cast to ``value``'s float (or complex) dtype when both are of that
     kind and the dtypes differ (a Python float's is float64); anything else is returned
-    as it is."""
+    as it is. The kind follows the value's too: a real value's derivative is real (the
+    real part of a complex one, which pairs with a real direction as Re(conj(g) dx)
+    does; with ``project``) and a complex value's is complex (autograd's convention)."""
     kind = type(value)
     if kind is _NDARRAY:
         dtype = value.dtype
-        if dtype is _FLOAT64:   # the usual case: nothing to do
-            return derivative
+        if dtype is _FLOAT64:   # the usual case: nothing to do unless it is complex
+            return derivative.real if project and _is_complex(derivative) else derivative
     elif kind is float:   # (NumPy computes float32 * float in float32)
+        if _is_complex(derivative):
+            if not project:
+                return derivative
+            derivative = derivative.real
         if type(derivative) is float or type(derivative) is np.float64 or \
                 not isinstance(derivative, np.floating):
             return derivative
         return np.float64(derivative)
+    elif kind is complex:
+        if isinstance(derivative, (float, np.floating)):
+            return complex(derivative) if type(derivative) is float \
+                else np.complex128(derivative)
+        return derivative
     else:
         dtype = getattr(value, "dtype", None)
         if dtype is None:
-            return _items_in_dtype(derivative, value)
+            return _items_in_dtype(derivative, value, project)
         if (xp := foreign_namespace(value)) is not None:
             return foreign.xp_in_dtype_of(xp, derivative, value)
     own = getattr(derivative, "dtype", None)
-    if own is None or own == dtype or own.kind != dtype.kind or dtype.kind not in "fc":
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "fc":   # (a type's dtype)
+        return derivative
+    if own is None:   # a Python number
+        if dtype.kind == "c" and isinstance(derivative, float):
+            return dtype.type(derivative)
+        return derivative.real if project and dtype.kind == "f" and \
+            isinstance(derivative, complex) else derivative
+    if own.kind not in "fc":
+        return derivative
+    if dtype.kind == "f" and own.kind == "c":
+        if not project:
+            return derivative
+        derivative = derivative.real
+        own = derivative.dtype
+    if own == dtype:
         return derivative
     if isinstance(derivative, _NDARRAY) or is_duck_array(derivative):   # (dask: lazily)
         return derivative.astype(dtype)
     return dtype.type(derivative)
 
-def _items_in_dtype(derivative, value):
+
+def _is_complex(x):
+    return isinstance(x, complex) or getattr(getattr(x, "dtype", None), "kind", None) == "c"
+
+
+def _items_in_dtype(derivative, value, project):
     """A container's cotangent (restructured like it), item by item; a list or tuple
     argument gets a list or tuple even where a rule gave it an array."""
     if type(value) is dict and type(derivative) is dict:   # (a sparse one: zeros filled in)
-        return {key: in_dtype_of(derivative[key], item) if derivative.get(key) is not None
+        return {key: _in_dtype(derivative[key], item, project)
+                if derivative.get(key) is not None
                 else zeros_like_structure(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)) and type(derivative) is _NDARRAY and \
             derivative.ndim and len(derivative) == len(value):
         derivative = list(derivative)   # a rule's array cotangent of a list (np.append(xs, v))
     if isinstance(value, (list, tuple)) and isinstance(derivative, (list, tuple)) and \
             len(derivative) == len(value):
-        items = [in_dtype_of(d, v) for d, v in zip(derivative, value)]
+        items = [_in_dtype(d, v, project) for d, v in zip(derivative, value)]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return derivative
 
