@@ -20,6 +20,9 @@ Before::                                  After::
                                                   m = max(m, v)
     m = min(a, b, c)                          m = min(min(a, b), c)
 
+A function of the ``operator`` module called with its operands (``operator.add(a, b)``,
+``f(a, b)`` where ``f`` is ``operator.mul``) is the operator itself: ``a + b``.
+
 ``map`` gives a list (an iterator in Python): code that consumes it once, as nearly all
 code does, cannot tell. ``sorted`` reads its items by position from a list of them, so it
 sorts any iterable as Python does (a dict's keys, ``d.items()``, a generator).
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import operator
 
 from srcgrad import syntax
 from srcgrad.syntax import gast
@@ -43,6 +47,8 @@ class FunctionalBuiltins:
         kind = self._functional_kind(expr.func)
         if kind is None or any(isinstance(a, gast.Starred) for a in expr.args):
             return None
+        if isinstance(kind, tuple):
+            return self._operator(kind, expr)
         if kind in ("map", "filter") and not expr.keywords and len(expr.args) >= 2 \
                 and (kind == "map" or len(expr.args) == 2):
             return self._map_or_filter(kind, expr)
@@ -68,7 +74,7 @@ class FunctionalBuiltins:
         kinds = {builtins.map: "map", builtins.filter: "filter", functools.reduce: "reduce",
                  builtins.sorted: "sorted", builtins.max: "max", builtins.min: "min"}
         try:
-            kind = kinds.get(obj)
+            kind = kinds.get(obj) or _OPERATORS.get(obj)
         except TypeError:   # an unhashable value
             return None
         if kind is not None:
@@ -116,6 +122,9 @@ class FunctionalBuiltins:
             partial_pre, fn, bound, bound_keywords = partial
             pre, iterables = self.atoms(expr.args[1:])
             pre = partial_pre + pre
+        elif self._is_operator(expr.args[0]):   # called as the operator (no temporary)
+            pre, iterables = self.atoms(expr.args[1:])
+            fn, bound, bound_keywords = syntax.clone(expr.args[0]), [], []
         else:
             pre, (fn, *iterables) = self.atoms(expr.args)
             bound, bound_keywords = [], []
@@ -144,6 +153,10 @@ class FunctionalBuiltins:
             partial_pre, fn, bound, bound_keywords = partial
             pre, args = self.atoms(expr.args[1:])
             pre, args = partial_pre + pre, [fn] + args
+        elif self._is_operator(expr.args[0]):   # called as the operator (no temporary)
+            pre, args = self.atoms(expr.args[1:])
+            args = [syntax.clone(expr.args[0])] + args
+            bound, bound_keywords = [], []
         else:
             pre, args = self.atoms(expr.args)
             bound, bound_keywords = [], []
@@ -211,6 +224,31 @@ class FunctionalBuiltins:
         syntax.set_line(stmts + [comp], getattr(expr, "lineno", None))
         comp_pre, atom = self.comprehension(comp)
         return pre + stmts + comp_pre, atom
+
+
+    def _is_operator(self, fn):
+        return isinstance(fn, (gast.Name, gast.Attribute)) and \
+            isinstance(self._functional_kind(fn), tuple)
+
+    def _operator(self, kind, expr):
+        """``operator.add(a, b)`` as ``a + b`` (``operator.neg(a)`` as ``-a``); any
+        other form of the call stays a call."""
+        arity, op = kind
+        if expr.keywords or len(expr.args) != arity:
+            return self.call(expr)
+        if arity == 1:
+            return self.simple(gast.UnaryOp(op=op(), operand=expr.args[0]))
+        return self.simple(gast.BinOp(left=expr.args[0], op=op(), right=expr.args[1]))
+
+
+# Functions of the ``operator`` module that are a Python operator: (arity, gast operator).
+_OPERATORS = {
+    operator.add: (2, gast.Add), operator.sub: (2, gast.Sub), operator.mul: (2, gast.Mult),
+    operator.truediv: (2, gast.Div), operator.floordiv: (2, gast.FloorDiv),
+    operator.mod: (2, gast.Mod), operator.pow: (2, gast.Pow),
+    operator.matmul: (2, gast.MatMult), operator.neg: (1, gast.USub),
+    operator.pos: (1, gast.UAdd),
+}
 
 
 def _is_none(node):
