@@ -1,6 +1,8 @@
 """What a derivative is taken with respect to must hold a number: a ``wrt`` argument
 that is a string, None, a bool, or a structure without any number has no derivative
-(JAX and autograd refuse it too), and its gradient is not an empty dict or a zero.
+(JAX and autograd refuse it too), and its gradient is not an empty dict or a zero. A
+container with nothing inside (``()``, ``[]``, ``{}``, nested ones) is the space with no
+coordinates, as in autograd and JAX: its derivative is the same empty container.
 
 Ints count as numbers: srcgrad differentiates an int argument as the float it
 converts to (``sg.grad(lambda x, n: x ** n, 1)(2.0, 3)`` is ``8 log 2``)."""
@@ -23,7 +25,15 @@ def wrt_zeros(x, name, structure=False):
     """The gradient of a ``wrt`` argument that the output does not depend on: zeros
     (in ``x``'s structure when ``structure``), once ``x`` is known to hold a number."""
     check_wrt(x, name)
+    if _empty_structure(x, 0):
+        return _empty_like(x)
     return zeros_like_structure(x) if structure else zeros_like(x)
+
+
+def _empty_like(x):
+    if type(x) is dict:
+        return {k: _empty_like(v) for k, v in x.items()}
+    return type(x)(_empty_like(v) for v in x)
 
 
 def check_wrt(x, name):
@@ -31,7 +41,7 @@ def check_wrt(x, name):
     number (an int, float or complex, a numeric array, or a container holding one)."""
     if type(x) is np.ndarray and x.dtype.kind in _NUMERIC_KINDS or type(x) is float:
         return
-    if not _holds_number(x, 0, set()):
+    if not _holds_number(x, 0, set()) and not _empty_structure(x, 0):
         what = f"a {type(x).__name__}" if x is not None else "None"
         if isinstance(x, np.ndarray):
             what = f"an array of dtype {x.dtype}"
@@ -64,6 +74,14 @@ def _holds_number(x, depth, seen):
     else:
         items = getattr(x, "__dict__", {}).values()
     return any(_holds_number(item, depth + 1, seen) for item in items)
+
+
+def _empty_structure(x, depth):
+    """Is ``x`` a tuple, list or dict with no items but such containers?"""
+    if type(x) not in (tuple, list, dict) or depth >= _MAX_DEPTH:
+        return False
+    items = x.values() if type(x) is dict else x
+    return all(_empty_structure(item, depth + 1) for item in items)
 
 
 def check_shaped_like(given, like, what, of="the value it belongs to"):

@@ -77,3 +77,17 @@ def test_a_structure_holding_a_number_somewhere_is_differentiated():
         return np.sum(x) * params["scale"] + len(params["name"])
     g = sg.grad(f, wrt="params")(X, {"scale": 1.5, "name": "run"})
     assert g["scale"] == pytest.approx(np.sum(X))
+
+
+def with_empty(x, empty):
+    return np.sum(x ** 2) + len(empty)
+
+
+@pytest.mark.parametrize("empty", [(), [], {}, ((), {}), {"a": []}], ids=repr)
+def test_an_empty_container_is_the_space_without_coordinates(empty):
+    """Its derivative is the same empty container (autograd's and JAX's), in each API."""
+    for _ in range(2):
+        assert sg.grad(with_empty, wrt=1)(X, empty) == empty
+        assert sg.grad(with_empty, wrt=(0, 1))(X, empty)[1] == empty
+        assert sg.vjp(with_empty, wrt=1)(X, empty)[1](1.0) == empty
+        assert sg.jvp(with_empty, wrt=1)(X, empty, empty)[1] == 0.0
