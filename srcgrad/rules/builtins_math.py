@@ -5,6 +5,10 @@ import math
 
 from srcgrad.rules.registry import defadjoint, defelementwise
 
+# The base's partial of a power: 0 for x ** 0 at x = 0 (not 0 * inf); the exponent is
+# changed there only, so the partial's own derivative in the exponent stays right
+# (constant folding drops it for a literal exponent other than 0).
+_POWER_BASE = "y * x ** (y - 1 + _sg.power_at_zero(x, y))"
 defelementwise(math.sin, "math.cos(x)")
 defelementwise(math.cos, "-math.sin(x)")
 defelementwise(math.tan, "1 + ans ** 2")
@@ -26,7 +30,7 @@ defelementwise(math.log1p, "1 / (1 + x)")
 defelementwise(math.log2, "1 / (x * math.log(2.0))")
 defelementwise(math.log10, "1 / (x * math.log(10.0))")
 defelementwise(math.sqrt, "0.5 / ans")
-defelementwise(math.pow, "y * x ** (y - 1)", "_sg.power_exponent_partial(x, ans)")
+defelementwise(math.pow, _POWER_BASE, "_sg.power_exponent_partial(x, ans)")
 defelementwise(math.hypot, "x / ans", "y / ans")
 defelementwise(math.fabs, "math.copysign(1.0, x)")
 defelementwise(math.erf, "2 / math.sqrt(math.pi) * math.exp(-x ** 2)")
@@ -40,7 +44,7 @@ defelementwise(math.radians, "math.pi / 180")
 defadjoint(builtins.abs, "x", x="g * _sg.abs_partial(x)",
            tangent={"x": "np.real(x_dot * _sg.abs_partial(x))"})
 defelementwise(builtins.float, "1")
-defelementwise(builtins.pow, "y * x ** (y - 1)", "_sg.power_exponent_partial(x, ans)")
+defelementwise(builtins.pow, _POWER_BASE, "_sg.power_exponent_partial(x, ans)")
 defelementwise(builtins.max, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)",
                name="builtins.max (two arguments)")
 defelementwise(builtins.min, "_sg.balanced_eq(x, ans, y)", "_sg.balanced_eq(y, ans, x)",

@@ -10,12 +10,16 @@ import numpy as np
 from srcgrad.rules.registry import defadjoint, defelementwise, deflinear, defrefuses
 
 # Arithmetic (also the Python operators, see ``operators``).
+# The base's partial of a power: 0 for x ** 0 at x = 0 (not 0 * inf); the exponent is
+# changed there only, so the partial's own derivative in the exponent stays right
+# (constant folding drops it for a literal exponent other than 0).
+_POWER_BASE = "y * x ** (y - 1 + _sg.power_at_zero(x, y))"
 defelementwise(np.add, "1", "1")
 defelementwise(np.subtract, "1", "-1")
 defelementwise(np.multiply, "y", "x")
 defelementwise(np.true_divide, "1 / y", "-ans / y")
-defelementwise(np.power, "y * x ** (y - 1)", "_sg.power_exponent_partial(x, ans)")
-defelementwise(np.float_power, "y * x ** (y - 1)", "_sg.power_exponent_partial(x, ans)")
+defelementwise(np.power, _POWER_BASE, "_sg.power_exponent_partial(x, ans)")
+defelementwise(np.float_power, _POWER_BASE, "_sg.power_exponent_partial(x, ans)")
 defelementwise(np.negative, "-1")
 defelementwise(np.positive, "1")
 defelementwise(np.reciprocal, "-ans * ans")

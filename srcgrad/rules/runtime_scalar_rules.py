@@ -12,9 +12,13 @@ from srcgrad.rules.registry import defadjoint, defelementwise, deflinear, defnon
 
 # The sweep on floats: ``a / b`` and ``a ** b`` as float64s compute (inf or nan where
 # Python raises), the result as a float64; whether the sweep applies is a test.
-defnondiff(rt.floats_apply, rt.bessel_weights)
+defnondiff(rt.floats_apply, rt.bessel_weights, rt.power_at_zero)
+# The base's partial of a power: 0 for x ** 0 at x = 0 (not 0 * inf); the exponent is
+# changed there only, so the partial's own derivative in the exponent stays right
+# (constant folding drops it for a literal exponent other than 0).
+_POWER_BASE = "b * _sg.power(a, b - 1 + _sg.power_at_zero(a, b))"
 defelementwise(rt.divide, "_sg.divide(1.0, b)", "-_sg.divide(ans, b)", params=("a", "b"))
-defelementwise(rt.power, "b * _sg.power(a, b - 1)", "_sg.power_exponent_partial(a, ans)",
+defelementwise(rt.power, _POWER_BASE, "_sg.power_exponent_partial(a, ans)",
                params=("a", "b"))
 deflinear(rt.float64, "x", "g")
 deflinear(rt.float64_cotangent, "x", "g")

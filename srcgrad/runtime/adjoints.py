@@ -55,6 +55,14 @@ def clip_bound_partial(a, a_min, a_max, low, high, upper):
     return mask if a_max is None else mask * (a_min <= a_max)
 
 
+def power_at_zero(x, y):
+    """1 where the base ``x`` and the exponent ``y`` of a power are both 0, else 0: added
+    to the exponent of the base's partial ``y * x ** (y - 1)``, it makes ``x ** 0``'s
+    partial 0 at ``x = 0`` (not ``0 * inf``) and changes nothing elsewhere (locally
+    constant: it has no derivative)."""
+    return (y == 0) * (x == 0)
+
+
 def power_exponent_partial(x, ans):
     """d(x**y)/dy = log(x) * x**y, taken as 0 where x == 0. A complex power (complex
     ``x`` or a complex result) takes the principal log, which NumPy's power uses; a real

@@ -204,6 +204,7 @@ USES = {
     rt.bessel_weights: lambda x: _total(np.stack(np.broadcast_arrays(
         *rt.bessel_weights("ive", x - 0.5)))),
     rt.uplo_of: lambda x: float(rt.uplo_of(x[0] * 2.0 > 0.5) == "U"),
+    rt.power_at_zero: lambda x: _total(rt.power_at_zero(x - x[0], x * 0.0)),
 }
 # NumPy's integer and boolean scalar types called as casts (np.int64(x)): they truncate.
 for _func in REGISTRY.nondiff_functions():
