@@ -53,8 +53,10 @@ def guarded(parsed):
     for dotted, obj in sorted(parsed.assumptions.items()):
         owner = getattr(obj, "__self__", None)
         if "." in dotted and owner is not None and not isinstance(owner, types.ModuleType) \
-                and not isinstance(obj, type):
+                and not isinstance(obj, type) and _resolves_to(parsed, dotted, owner):
             # A bound method is made afresh on each access: guard the object it is bound to.
+            # (One a module holds, numpy.random.randn of its RandomState, is guarded itself:
+            # the module's name does not denote the method's object.)
             dotted, obj = dotted.rsplit(".", 1)[0], owner
         if not _proven(parsed, dotted):
             found[dotted] = (PREFIX + dotted.replace(".", "_"), dotted, obj)
@@ -67,6 +69,14 @@ def guarded(parsed):
                         found[part] = (PREFIX + part.replace(".", "_"), part,
                                        getattr(obj, field))
     return tuple(found[d] for d in sorted(found))
+
+
+def _resolves_to(parsed, dotted, owner):
+    """Does the prefix of ``dotted`` (``x`` in ``x.method``) denote ``owner``?"""
+    try:
+        return parsed.resolve(dotted.rsplit(".", 1)[0]) is owner
+    except KeyError:
+        return False
 
 
 def code_of(fn):

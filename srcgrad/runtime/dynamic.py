@@ -180,16 +180,30 @@ def sorted_order(items, key=None, reverse=False):
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
 
 
+def _not_itself(found, function):
+    """``found``, unless regenerating gave back ``function`` itself: its guards then
+    could never hold, and calling it again would recurse without end."""
+    if found is function:
+        from srcgrad.errors import InternalError
+
+        raise InternalError(
+            f"srcgrad: internal error: a guard of the code generated from "
+            f"`{function.unit.fn.__qualname__}` cannot hold (the names it checks denote "
+            "other objects than it compares them with); please report this program")
+    return found
+
+
 def regenerated(function):
     """The function of the same role in the unit generated for what the names that
     ``function``'s unit resolved denote now (its guards missed: see srcgrad.compiler.guards)."""
     compiler = _compiler()
     unit, role = function.unit, function.role
     if role == "jvp":
-        return compiler.forward_unit(unit.fn, unit.wrt).jvp
+        return _not_itself(compiler.forward_unit(unit.fn, unit.wrt).jvp, function)
     current = compiler.reverse_unit(unit.fn, unit.wrt, eager=unit.eager, scalars=unit.scalars)
     if role != "forward":
-        return current.functions[role]
+        return _not_itself(current.functions[role], function)
+    _not_itself(current.forward, function)
 
     def forward(*args, **kwargs):
         value, saved = current.forward(*args, **kwargs)
