@@ -358,8 +358,8 @@ def matmul_adjoint_b(g, a, b):
     if np.ndim(a) == 1:
         g2 = np.expand_dims(g, -2) if np.ndim(b) > 1 else g
         return unbroadcast(np.matmul(np.expand_dims(a, -1), g2) if np.ndim(b) > 1 else g * a, b)
-    if np.ndim(b) == 1:
-        return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
+    if np.ndim(b) == 1:   # (a stack of matrices times a vector: g is a stack of vectors)
+        return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g[..., None])[..., 0], b)
     return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
 
 
