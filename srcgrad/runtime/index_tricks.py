@@ -75,7 +75,8 @@ def concat_items_tangent(key_dot, maker, key):
     """The tangent of ``maker[key]`` from the tangents of ``key``'s data items (zeros
     where a slice or a string put constants)."""
     layout = _layout(maker, key)
-    dots = _items(key_dot)
+    dots = _items(key_dot) if type(key) is not tuple or type(key_dot) is tuple \
+        else tuple(key_dot)   # (a cotangent of the items made dense: a list or an array)
     kinds = [np.asarray(d).dtype for d, item in zip(dots, _items(key))
              if _is_data(item) and isinstance(d, (np.ndarray, np.generic, float, complex, int))]
     out = np.zeros(layout.shape, dtype=np.result_type(*kinds, np.float64))
