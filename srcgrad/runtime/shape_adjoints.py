@@ -146,12 +146,21 @@ def tile_adjoint(g, a, reps):
 
 
 def repeat_adjoint(g, a, repeats, axis):
+    """Each element of ``a`` gets the sum of the cotangents of its copies (none for a
+    repeat count of 0: ``np.add.reduceat`` gave such an element the next one's first
+    copy, or an IndexError at the end)."""
+    g = np.asarray(g)
     if axis is None:
         flat = np.ravel(a)
-        summed = np.add.reduceat(np.ravel(g), np.r_[0, np.cumsum(np.broadcast_to(
-            repeats, flat.shape))[:-1]]) if flat.size else flat
+        owner = np.repeat(np.arange(flat.size), repeats)
+        summed = np.zeros(flat.shape, dtype=g.dtype)
+        np.add.at(summed, owner, np.ravel(g))
         return np.reshape(summed, np.shape(a))
-    starts = np.r_[0, np.cumsum(np.broadcast_to(repeats, (np.shape(a)[axis],)))[:-1]]
-    return np.add.reduceat(g, starts, axis=axis)
+    count = np.shape(a)[axis]
+    owner = np.repeat(np.arange(count), repeats)
+    moved = np.moveaxis(g, axis, 0)
+    summed = np.zeros((count,) + moved.shape[1:], dtype=g.dtype)
+    np.add.at(summed, owner, moved)
+    return np.moveaxis(summed, 0, axis)
 
 
