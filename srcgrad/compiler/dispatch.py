@@ -386,9 +386,11 @@ def _describe(func):
 
 def _meta_table():
     from srcgrad import runtime
+    from srcgrad.compiler import dispatch_properties
     from srcgrad.compiler.dispatch_jvp import dispatched_jvp
 
-    return {runtime.dynamic_forward: _dispatched_forward,
+    return {**dispatch_properties.meta_table(),
+            runtime.dynamic_forward: _dispatched_forward,
             runtime.dynamic_forward_eager: _dispatched_forward,
             runtime.dynamic_forward_keywords: _dispatched_forward,
             runtime.dynamic_forward_eager_keywords: _dispatched_forward,

@@ -17,6 +17,7 @@ import builtins
 from srcgrad import runtime as rt
 from srcgrad.rules.registry import (
     defadjoint,
+    defdispatched,
     defelementwise,
     definplace,
     deflinear,
@@ -86,13 +87,15 @@ deflinear(rt.cast_adjoint_transpose, "v, w, a, dtype", "_sg.cast_adjoint(g, a, d
           linear_in="v")
 deflinear(rt.cast_tangent, "v, dtype, copy", "_sg.cast_tangent(g, dtype, copy)", linear_in="v")
 defnondiff(rt.truncates, rt.is_own_method)
-# the cotangent of ``item`` in ``add_attr``: the field's, a bound method's receiver's,
-# or a property getter's jvp along v (linear in v; through obj, a property's third
-# derivative, refused)
-defadjoint(rt.attr_item_adjoint, "v, name, item, obj=None",
+# the cotangent of ``item`` in ``add_attr``: the field's or a bound method's receiver's
+# (linear in v; constant in obj), or a property getter's jvp along v; differentiated
+# again it resolves when it runs (compiler.dispatch_properties): a property's getter is
+# differentiated once more, a field's is ``field_item_adjoint``, these rows
+defdispatched(rt.attr_item_adjoint)
+defadjoint(rt.field_item_adjoint, "v, name, item, obj=None",
            v="_sg.add_attr(_sg.zeros_like(v), name, g, obj)",
            obj="_sg.property_free(obj, name, _sg.zeros_like(obj))",
-           tangent={"v": "_sg.attr_item_adjoint(v_dot, name, item, obj)",
+           tangent={"v": "_sg.field_item_adjoint(v_dot, name, item, obj)",
                     "obj": "_sg.zeros_like(_sg.property_free(obj, name, item, obj_dot))"})
 deflinear(rt.stored_derivative, "v, x", "_sg.stored_derivative(g, x)", linear_in="v")
 deflinear(rt.sum_part, "v, left, right, which",
@@ -121,27 +124,11 @@ definplace(rt.add_attr, "v, name, item, obj=None", ("v", "item"),
            tangent_guard=("obj", "v_dot = _sg.property_curvature(v_dot, name, item, obj, "
                                  "obj_dot)"))
 defnondiff(rt.refuse_property_tangent)
-# obj's cotangent through add_attr: zeros for a field or a method (a constant); a
-# property's third derivative is refused
-defadjoint(rt.property_object_adjoint, "v, name, item, obj",
-           v="_sg.zeros_like(_sg.property_free(obj, name, v))",
-           item="_sg.zeros_like(_sg.property_free(obj, name, item))",
-           obj="_sg.property_free(obj, name, _sg.zeros_like(obj))",
-           tangent={p: f"_sg.zeros_like(_sg.property_free(obj, name, obj, {p}_dot))"
-                    for p in ("v", "item", "obj")})
-# the term property_curvature adds is a property's second derivative (refused when
-# differentiated again); for a field or a method it adds nothing: v passes on
-# (its last parameter, ``obj``'s direction, is named apart from ``obj_dot``, the name
-# forward mode gives ``obj``'s own tangent in the templates; its terms are sparse dicts
-# of fields, added key by key)
-defadjoint(rt.property_curvature, "v, name, item, obj, direction", structured=True,
-           v="_sg.property_free(obj, name, g)",
-           item="_sg.zeros_like(_sg.property_free(obj, name, item))",
-           obj="_sg.property_free(obj, name, _sg.zeros_like(obj))",
-           direction="_sg.property_free(obj, name, _sg.zeros_like(obj))",
-           tangent={"v": "_sg.property_free(obj, name, v_dot)",
-                    **{p: f"_sg.zeros_like(_sg.property_free(obj, name, v, {p}_dot))"
-                       for p in ("item", "obj", "direction")}})
+# obj's cotangent through add_attr (zeros for a field or a method; a property's
+# getter's vjp differentiated in reverse mode) and the term property_curvature adds (the
+# getter's second derivative; nothing for a field or a method) resolve when they run once
+# differentiated again (compiler.dispatch_properties): a property at every order
+defdispatched(rt.property_object_adjoint, rt.property_curvature)
 # (``along``: the tangent a zero term stands for, named so the term is not scaled by it)
 deflinear(rt.property_free, "obj, name, v, along=None", "_sg.property_free(obj, name, g)",
           linear_in="v")

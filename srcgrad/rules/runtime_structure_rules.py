@@ -6,7 +6,7 @@ differentiated again never reads srcgrad's own source.
 """
 
 from srcgrad import runtime as rt
-from srcgrad.rules.registry import defadjoint, deflinear, defnondiff
+from srcgrad.rules.registry import defadjoint, defdispatched, deflinear, defnondiff
 
 deflinear(rt.unpacked_part, "v, xs, start, after",
           "_sg.unpacked_part_transpose(g, v, start, after)", linear_in="v")
@@ -51,19 +51,18 @@ deflinear(rt.pairs_cotangent_transpose, "v, position, count",
 # for a field or a method, a property's second derivative (reverse mode over it refused).
 defadjoint(rt.field_tangent, "obj, v, name", structured=True,
            v="_sg.field_tangent_transpose(g, name, obj)",
-           obj="_sg.field_tangent_object_cotangent(obj, name)",
+           obj="_sg.field_tangent_object_adjoint(g, obj, v, name)",
            tangent={"v": "_sg.field_tangent(obj, v_dot, name)",
                     "obj": "_sg.field_tangent_object_term(obj, v, name, obj_dot)"})
+# (through obj: none for a field or a method; for a property, the reverse mode in obj of
+# its getter's vjp of v, as add_attr's)
 defadjoint(rt.field_tangent_transpose, "v, name, obj", structured=True,
            v="_sg.field_tangent(obj, g, name)",
-           obj="_sg.field_tangent_object_term(obj, v, name, g)",
+           obj="_sg.property_object_adjoint(g, name, v, obj)",
            tangent={"v": "_sg.field_tangent_transpose(v_dot, name, obj)",
-                    "obj": "_sg.field_tangent_object_cotangent(obj, name, obj_dot)"})
-# (a field's term is zeros; a property's is its second derivative, whose own derivatives,
-# the third, are refused: property_free)
-defadjoint(rt.field_tangent_object_term, "obj, v, name, direction", structured=True,
-           **dict.fromkeys(("obj", "v", "direction"),
-                           "_sg.field_tangent_object_cotangent(obj, name)"),
-           tangent={p: f"_sg.zeros_like(_sg.property_free(obj, name, ans, {p}_dot))"
-                    for p in ("obj", "v", "direction")})
+                    "obj": "_sg.property_curvature(_sg.zeros_like(ans), name, v, obj, "
+                           "obj_dot)"})
+# (a field's term is zeros; a property's is its second derivative: differentiated again
+# it resolves when it runs, compiler.dispatch_properties, a property at every order)
+defdispatched(rt.field_tangent_object_term, rt.field_tangent_object_adjoint)
 defnondiff(rt.field_tangent_object_cotangent)

@@ -36,6 +36,7 @@ from srcgrad.runtime.structures import (  # noqa: F401
     as_sparse,
     attr_cotangent,
     field_tangent,
+    field_tangent_object_adjoint,
     field_tangent_object_cotangent,
     field_tangent_object_term,
     field_tangent_transpose,
@@ -218,6 +219,10 @@ def add_cotangents(a, b):
     if kind is list or kind is tuple:
         _check_lengths(a, b)
         return kind(add_cotangents(x, y) for x, y in zip(a, b))
+    if kind is float and a == 0.0 and (type(b) is dict or is_structure(b)):
+        return dict(b) if type(b) is dict else b   # a float zero (a slot not asked for)
+    if type(b) is float and b == 0.0 and (kind is dict or is_structure(a)):
+        return dict(a) if kind is dict else a
     if kind is dict or type(b) is dict:   # a sparse dict of fields, or an object's
         out = dict(as_sparse(a))
         for key, value in as_sparse(b).items():
@@ -297,7 +302,18 @@ def attr_item_adjoint(dx, name, item, obj=None):
         return zeros_like(item) if d_item is None else d_item
     if obj is not None and is_own_method(obj, name):
         return snapshot(dx)
+    if type(dx) not in (dict, list, tuple) and is_structure(dx):
+        dx = fields_of(dx)   # an object's cotangent as an object of its type
     return item_adjoint(dx, _field_key(dx, name, obj), item)
+
+
+def field_item_adjoint(dx, name, item, obj=None):
+    """``attr_item_adjoint`` for a field or a method (what its rows differentiate; a
+    property's is differentiated through ``compiler.dispatch_properties``)."""
+    if obj is not None and property_getter(obj, name) is not None:
+        raise TransformError(f"srcgrad: internal error: field_item_adjoint of the property "
+                             f"`{type(obj).__name__}.{name}`")
+    return attr_item_adjoint(dx, name, item, obj)
 
 
 def _field_key(dx, name, obj):

@@ -116,6 +116,22 @@ def field_tangent_object_cotangent(x, name, direction=None):
     return {}
 
 
+def field_tangent_object_adjoint(g, obj, v, name):
+    """The cotangent ``obj`` gets from ``g`` through ``field_tangent(obj, v, name)``:
+    none for a field or a method (``{}``, a sparse dict without fields); for a property,
+    the reverse mode in ``obj`` of its getter's jvp (``compiler.property_jvp``)."""
+    getter = property_getter(obj, name)
+    if getter is None:
+        return {}
+    from srcgrad.runtime.dynamic import _compiler, dynamic_backward, dynamic_forward
+
+    _, saved = dynamic_forward(_compiler().property_jvp, False, obj, v, getter)
+    d_obj = dynamic_backward(saved, g)[0]
+    if d_obj is None or (type(d_obj) is float and d_obj == 0.0):
+        return {}
+    return as_sparse(d_obj)
+
+
 def field_tangent_transpose(g, name, x):
     """The transpose of ``field_tangent(x, x_dot, name)`` in ``x_dot``: the cotangent of
     ``x`` from ``g``, that of ``x.name``'s tangent (a bound method's is ``x``'s own; a

@@ -97,6 +97,13 @@ def check_shaped_like(given, like, what, of="the value it belongs to"):
 def _shape_mismatch(given, like, depth):
     if given is None or depth > _MAX_DEPTH:
         return None
+    if isinstance(like, tuple) and hasattr(like, "_fields") and type(given) is dict:
+        # a NamedTuple's sparse tangent or cotangent: its fields by name or position
+        fields = dict(zip(like._fields, like)) | dict(enumerate(like))
+        if set(given) - set(fields):
+            return f"is {_described(given)} where fields of {type(like).__name__} are expected"
+        problems = (_shape_mismatch(g, fields[k], depth + 1) for k, g in given.items())
+        return next((p for p in problems if p is not None), None)
     if isinstance(like, (list, tuple)) and not hasattr(like, "shape"):
         if hasattr(given, "shape") and len(given.shape):   # an array for a list of numbers
             found, expected = tuple(given.shape), _shape(like)
