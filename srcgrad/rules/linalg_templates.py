@@ -193,3 +193,35 @@ LSTSQ = dict(
                                  f"{_h(_SV_VT)}), axis=-2))"),
              "b": _lstsq_tangent(_X_DOT_B, f"_sg.as_columns(b_dot, b) - a @ {_X_DOT_B}",
                                  "np.zeros_like(ans[3])")})
+
+
+# -- norm: a real function of each slice of x (the vector over ``axis``, or the matrix over
+# the pair ``axis``), by ``_sg.norm_kind``; ``_spread(h)`` spreads a per-slice h over its
+# slice. Each |x_i| enters through d|x_i| = Re(abs_partial(x_i) dx_i) (sign x_i of a real
+# x_i, conj(x_i) / |x_i| of a complex one); a p-norm's gradient is abs_partial(x)
+# (|x| / ans) ** (p - 1); a piecewise-linear norm's is abs_partial(x) times the
+# piecewise-constant weight of each |x_i|; the spectral norms' is conj(U V^H) over the
+# singular vectors they pick (all for 'nuc': the SVD's rows differentiate it again).
+def _spread(h):
+    return f"_sg.sum_adjoint({h}, x, axis, keepdims)"
+
+
+_KIND = "_sg.norm_kind(x, ord, axis)"
+_AXES = "_sg.norm_matrix_axes(axis)"
+_NORM_SVD = f"np.linalg.svd(np.moveaxis(x, {_AXES}, (-2, -1)), full_matrices=False)"
+_POLAR = (f"np.moveaxis(np.conj({_NORM_SVD}[0][..., _sg.singular_pick(ord)] @ "
+          f"{_NORM_SVD}[2][..., _sg.singular_pick(ord), :]), (-2, -1), {_AXES})")
+
+
+def _norm_gradient(g):
+    real = f"np.real({g})"
+    return (f"{_spread(f'_sg.safe_ratio({real}, ans)')} * np.conj(x) if {_KIND} == "
+            f"'euclidean' else {_spread(f'_sg.safe_ratio({real}, ans ** (ord - 1))')} * "
+            f"_sg.abs_partial(x) * np.abs(x) ** (ord - 1) if {_KIND} == 'power' else "
+            f"{_spread(real)} * _sg.abs_partial(x) * _sg.norm_weights(x, ans, ord, axis, "
+            f"keepdims) if {_KIND} == 'selected' else {_spread(real)} * {_POLAR}")
+
+
+NORM = dict(x=_norm_gradient("g"),
+            tangent={"x": f"np.reshape(np.sum(np.real(({_norm_gradient('np.ones(np.shape(ans))')})"
+                          f" * x_dot), axis=axis), np.shape(ans))"})

@@ -21,9 +21,7 @@ defadjoint(la.solve, "a, b", a="_sg.solve_adjoint_a(g, a, b, ans)",
            b="_sg.solve_adjoint_b(g, a, b)",
            tangent={"a": "-np.linalg.solve(a, a_dot @ ans)",
                     "b": "np.linalg.solve(a, b_dot)"})
-defadjoint(la.norm, "x, ord=None, axis=None, keepdims=False",
-           x="_sg.norm_adjoint(g, x, ans, ord, axis, keepdims)",
-           tangent={"x": "_sg.norm_tangent(x_dot, x, ans, ord, axis, keepdims)"})
+defadjoint(la.norm, "x, ord=None, axis=None, keepdims=False", **lt.NORM)
 defadjoint(la.matrix_power, "a, n", **lt.MATRIX_POWER)
 defadjoint(la.multi_dot, "arrays, out=None", arrays="_sg.multi_dot_adjoint(g, arrays)",
            tangent={"arrays": "_sg.multi_dot_tangent(arrays_dot, arrays)"})

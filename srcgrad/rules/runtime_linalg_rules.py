@@ -9,7 +9,11 @@ a, b) = A^-T v`` the cotangent ``solve`` gives its right-hand side.
 """
 
 from srcgrad import runtime as rt
-from srcgrad.rules.registry import defadjoint
+from srcgrad.rules.registry import defadjoint, defnondiff
+
+# The norm rows' choice of formula and the piecewise-constant weights of |x| in its
+# piecewise-linear norms (``srcgrad.rules.linalg_templates.NORM``).
+defnondiff(rt.norm_kind, rt.norm_matrix_axes, rt.singular_pick, rt.norm_weights)
 
 
 def _t(x):

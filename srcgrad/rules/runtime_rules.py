@@ -224,55 +224,6 @@ _TRANSPOSES = [
 for _helper, _spec, _transpose in _TRANSPOSES:
     defadjoint(_helper, _spec, tangent="linear", v=_transpose)
 
-# The Euclidean norm's adjoint ``v * conj(x) / ans``: linear in ``v`` (its transpose pairs
-# with the norm's gradient) and in ``x``; ``ans`` enters as ``1 / ans``. The helpers of
-# its partials check that the norm is Euclidean (any other refuses: a MissingRuleError),
-# and are rows of the same form (``ans_`` > 0 wherever a cotangent flows).
-_NORM = "ans_, ord, axis, keepdims"
-_NORM_ADJOINT = dict(
-    v=f"_sg.norm_tangent(g, x, {_NORM})",
-    x=f"_sg.norm_adjoint_in_x(v, g, {_NORM})",
-    ans_=f"_sg.norm_adjoint_in_ans_transpose(g, v, x, {_NORM})",
-    tangent={"v": f"_sg.norm_adjoint(v_dot, x, {_NORM})",
-             "x": f"_sg.norm_adjoint_in_x(v, x_dot, {_NORM})",
-             "ans_": f"_sg.norm_adjoint_in_ans(v, ans__dot, x, {_NORM})"})
-for _helper in (rt.norm_adjoint, rt.norm_adjoint_in_x):
-    defadjoint(_helper, f"v, x, {_NORM}", **_NORM_ADJOINT)
-# norm_tangent(t, x, ans) = Re <conj(x), t> / ans (Euclidean): linear in t and in x.
-for _helper in (rt.norm_tangent, rt.norm_tangent_in_x):
-    defadjoint(_helper, f"t, x, {_NORM}",
-               t=f"_sg.norm_adjoint(g, x, {_NORM})", x=f"_sg.norm_adjoint_in_x(g, t, {_NORM})",
-               ans_=f"-_sg.safe_ratio(g * _sg.norm_tangent_in_x(t, x, {_NORM}), ans_)",
-               tangent={"t": f"_sg.norm_tangent(t_dot, x, {_NORM})",
-                        "x": f"_sg.norm_tangent_in_x(t, x_dot, {_NORM})",
-                        "ans_": f"-_sg.safe_ratio(_sg.norm_tangent_in_x(t, x, {_NORM}) * "
-                                f"ans__dot, ans_)"})
-# norm_adjoint_in_ans(v, d, x, ans) = -v d conj(x) / ans^2: linear in v, d and x.
-_IN_ANS = "_sg.norm_adjoint_in_ans({}, {}, {}, " + _NORM + ")"
-_PAIRED = f"_sg.norm_tangent_in_x(g, x, {_NORM})"
-defadjoint(rt.norm_adjoint_in_ans, f"v, d, x, {_NORM}",
-           v=f"-_sg.safe_ratio(d * {_PAIRED}, ans_)",
-           d=f"-_sg.safe_ratio(v * {_PAIRED}, ans_)",
-           x=_IN_ANS.format("v", "d", "g"),
-           ans_=f"2 * _sg.safe_ratio(v * d * {_PAIRED}, ans_ * ans_)",
-           tangent={"v": _IN_ANS.format("v_dot", "d", "x"),
-                    "d": _IN_ANS.format("v", "d_dot", "x"),
-                    "x": _IN_ANS.format("v", "d", "x_dot"),
-                    "ans_": "-2 * " + _IN_ANS.format("v", "_sg.safe_ratio(d * ans__dot, ans_)",
-                                                     "x")})
-# its transpose in d: -v Re <conj(x), w> / ans^2, linear in w, v and x.
-_IN_ANS_T = "_sg.norm_adjoint_in_ans_transpose({}, {}, {}, " + _NORM + ")"
-defadjoint(rt.norm_adjoint_in_ans_transpose, f"w, v, x, {_NORM}",
-           w=_IN_ANS.format("g", "v", "x"),
-           v=f"-_sg.safe_ratio(g * _sg.norm_tangent_in_x(w, x, {_NORM}), ans_)",
-           x=_IN_ANS.format("g", "v", "w"),
-           ans_=f"-2 * _sg.safe_ratio(g * {_IN_ANS_T.format('w', 'v', 'x')}, ans_)",
-           tangent={"w": _IN_ANS_T.format("w_dot", "v", "x"),
-                    "v": _IN_ANS_T.format("w", "v_dot", "x"),
-                    "x": _IN_ANS_T.format("w", "v", "x_dot"),
-                    "ans_": f"-2 * _sg.safe_ratio({_IN_ANS_T.format('w', 'v', 'x')} * ans__dot, "
-                            "ans_)"})
-
 # Order statistics: linear in the cotangent (tangent), piecewise constant in ``a`` (its
 # ranks), and each other's transpose.
 _ORDER = "v, a, q, axis, keepdims, method='linear'"

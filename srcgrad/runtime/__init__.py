@@ -32,7 +32,6 @@ from srcgrad.runtime.guards import *  # noqa: F403
 from srcgrad.runtime.index_tricks import *  # noqa: F403
 from srcgrad.runtime.linalg_adjoints import *  # noqa: F403
 from srcgrad.runtime.linalg_pieces import *  # noqa: F403
-from srcgrad.runtime.linalg_tangents import *  # noqa: F403
 from srcgrad.runtime.moment_partials import *  # noqa: F403
 from srcgrad.runtime.multi_dot_terms import *  # noqa: F403
 from srcgrad.runtime.namespaces import *  # noqa: F403

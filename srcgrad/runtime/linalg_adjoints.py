@@ -79,52 +79,64 @@ def solve_adjoint_a(g, a, b, ans):
     return -gb @ T(_as_matrix(ans, a))
 
 
-def norm_adjoint(g, x, ans, ord, axis, keepdims):
-    """Vector norms (2, p >= 1, inf) and matrix norms ('fro', 'nuc', 2)."""
-    x = as_array(x)
-    matrix = isinstance(axis, tuple) or (axis is None and x.ndim == 2 and ord is not None)
-    if axis is None and not matrix:
-        flat = norm_adjoint(np.reshape(g, ()), np.ravel(x), np.reshape(ans, ()), ord, 0, False)
-        return np.reshape(flat, x.shape)
-    axes = axis if isinstance(axis, tuple) else ((0, 1) if axis is None and matrix else axis)
-    if not keepdims:
-        for ax in sorted(np.atleast_1d(axes) % x.ndim):
-            g, ans = np.expand_dims(g, ax), np.expand_dims(ans, ax)
-    g = np.real(g)          # a norm is real: the imaginary part of g pairs with nothing
+def _is_matrix_norm(x, ord, axis):
+    """NumPy's reading of ``norm(x, ord, axis)``: a matrix norm over a pair of axes, or a
+    vector norm (of the flattened ``x`` for ``axis=None``)."""
+    return isinstance(axis, tuple) or (axis is None and np.ndim(x) == 2 and ord is not None)
+
+
+def norm_kind(x, ord, axis):
+    """Which formula the norm rows' gradient of ``norm(x, ord, axis)`` takes
+    (``srcgrad.rules.linalg_templates.norm_gradient``): 'euclidean' (vector 2-norm,
+    Frobenius), 'power' (vector p-norm, p finite, not 0, 1 or 2), 'selected' (the
+    piecewise-linear norms: vector 1, +-inf and 0, matrix +-1 and +-inf: ``|x|`` weighted
+    by ``norm_weights``), 'singular' (matrix 'nuc', 2, -2: ``U V^H`` of the SVD)."""
+    matrix = _is_matrix_norm(x, ord, axis)
     if ord in (None, "fro") or (ord == 2 and not matrix):
-        return g * np.conj(x) / np.where(ans == 0, 1, ans)
+        return "euclidean"
     if matrix:
-        return g * _matrix_norm_gradient(x, ord, axes)
-    # d|x| = Re(conj(sign x) dx), sign x = x / |x| (NumPy's complex sign).
-    direction = np.conj(np.sign(x))
-    if ord in (np.inf, -np.inf):
-        winners = np.abs(x) == ans
-        return g * direction * winners / np.sum(winners, axis=axes, keepdims=True)
-    if ord == 0:            # the count of nonzero entries: piecewise constant
-        return g * np.zeros(np.shape(x))
-    if ord == 1:
-        return g * direction
-    return g * direction * np.abs(x) ** (ord - 1) / ans ** (ord - 1)
+        if ord in ("nuc", 2, -2):
+            return "singular"
+        if ord in (1, -1, np.inf, -np.inf):
+            return "selected"
+    elif ord in (0, 1, np.inf, -np.inf):
+        return "selected"
+    elif isinstance(ord, (int, float, np.integer, np.floating)):
+        return "power"
+    raise NotImplementedError(f"the derivative of np.linalg.norm with ord={ord!r}")
 
 
-def _matrix_norm_gradient(x, ord, axes):
-    """The gradient of one matrix norm at each matrix of ``x`` (over ``axes``):
-    ``d ||A||_* = Re tr(V U^H dA)`` and each singular value ``d s_i = Re(u_i^H dA v_i)``;
-    the 1- and inf-norms are the largest (or smallest) column or row sum of ``|A|``."""
-    moved = np.moveaxis(x, axes, (-2, -1))
-    if ord in ("nuc", 2, -2):
-        u, s, vt = np.linalg.svd(moved, full_matrices=False)
-        if ord in (2, -2):
-            pick = slice(0, 1) if ord == 2 else slice(-1, None)
-            u, vt = u[..., :, pick], vt[..., pick, :]
-        return np.moveaxis(np.conj(u @ vt), (-2, -1), axes)
-    if ord not in (1, -1, np.inf, -np.inf):
-        raise NotImplementedError(f"the derivative of the matrix norm with ord={ord!r}")
+def norm_matrix_axes(axis):
+    """The pair of axes a matrix norm reduces (the last two for ``axis=None``)."""
+    return (-2, -1) if axis is None else axis
+
+
+def singular_pick(ord):
+    """The singular vectors a matrix norm's gradient ``U V^H`` is built from: all of them
+    ('nuc'), the largest (2), the smallest (-2)."""
+    return slice(None) if ord == "nuc" else slice(0, 1) if ord == 2 else slice(-1, None)
+
+
+def norm_weights(x, ans, ord, axis, keepdims):
+    """The piecewise-constant weight of each ``|x_i|`` in a piecewise-linear norm ('selected'
+    in ``norm_kind``): 1 (vector 1), 0 (vector 0: a count), the entries reaching the
+    maximum (or minimum) shared among ties (vector +-inf), the entries of the row or column
+    with the largest (or smallest) sum of ``|x|`` (matrix +-inf: rows, +-1: columns)."""
+    x = as_array(x)
+    if not _is_matrix_norm(x, ord, axis):
+        if ord in (0, 1):
+            return np.full(x.shape, float(ord))
+        reduced = tuple(range(x.ndim)) if axis is None else axis
+        peak = np.reshape(ans, np.shape(np.sum(x, axis=reduced, keepdims=True)))
+        winners = np.abs(x) == peak
+        return winners / np.sum(winners, axis=reduced, keepdims=True)
+    axes = norm_matrix_axes(axis)
+    moved = np.abs(np.moveaxis(x, axes, (-2, -1)))
     by_rows = ord in (np.inf, -np.inf)    # inf: rows; 1: columns
-    sums = np.sum(np.abs(moved), axis=-1 if by_rows else -2, keepdims=True)
+    sums = np.sum(moved, axis=-1 if by_rows else -2, keepdims=True)
     best = (np.max if ord > 0 else np.min)(sums, axis=-2 if by_rows else -1, keepdims=True)
     winners = (sums == best) / np.sum(sums == best, axis=-2 if by_rows else -1, keepdims=True)
-    return np.moveaxis(np.conj(np.sign(moved)) * winners, (-2, -1), axes)
+    return np.moveaxis(np.broadcast_to(winners, moved.shape), (-2, -1), axes)
 
 
 def _triangle_cotangent(full, uplo, hermitian=True):

@@ -4,10 +4,8 @@ forms: a quantile is a fixed blend ``w`` of two ranked elements, so the Hessian 
 ``(I - x x^T / |x|^2) / |x|``."""
 
 import numpy as np
-import pytest
 
 import srcgrad as sg
-from srcgrad.errors import MissingRuleError
 
 A = np.array([0.9, -1.3, 2.2, 0.1, 1.4, -0.4])   # sorted: -1.3 -0.4 0.1 0.9 1.4 2.2
 
@@ -79,20 +77,3 @@ def test_second_derivative_of_a_piecewise_linear_norm_is_zero():
     """``|x|_1``'s gradient is ``sign(x)``, constant away from 0: its Hessian is 0."""
     for _ in range(2):
         np.testing.assert_array_equal(sg.hessian(l1_norm)(X), np.zeros((X.size, X.size)))
-
-
-def p3_norm(x):
-    return np.linalg.norm(x, 3)
-
-
-def test_second_derivative_of_a_p_norm_is_refused():
-    with pytest.raises(MissingRuleError, match=r"derivative of np.linalg.norm with ord=3"):
-        sg.hessian(p3_norm)(X)
-
-
-def test_second_derivative_of_the_l1_norm_of_complex_values_is_refused():
-    """``|z|`` of a complex ``z`` curves: the zero second derivative of the real case does
-    not carry over, so it is refused rather than given as 0."""
-    z = np.array([0.5 + 1.0j, -1.0 + 0.3j])
-    with pytest.raises(MissingRuleError, match="ord=1 of complex values"):
-        sg.hvp(l1_norm)(z, np.ones_like(z))
