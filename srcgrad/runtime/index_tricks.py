@@ -83,6 +83,7 @@ def concat_items_tangent(key_dot, maker, key):
     flat = out.reshape(-1)
     codes = np.ravel(layout.imag)
     for j, (item, dot) in enumerate(zip(_items(key), dots)):
-        if _is_data(item) and not isinstance(dot, dict):   # ({}: a zero of an object)
+        if _is_data(item) and dot is not None and not isinstance(dot, dict):
+            # (None, {}: a symbolic zero, a zero of an object)
             flat[codes == j + 1] = np.ravel(np.broadcast_to(dot, np.shape(item)))
     return out
