@@ -73,7 +73,7 @@ def _register_more():
     _elementwise("log_ndtr", f"np.exp(-x ** 2 / 2 - ans) / {_SQRT_2PI}")
     _elementwise("ndtri", f"{_SQRT_2PI} * np.exp(ans ** 2 / 2)")
     _elementwise("y1", "(_sg.bessel('yv', 0, x) - _sg.bessel('yv', 2, x)) / 2")
-    for name, lower in (("jv", "jv"), ("jn", "jv"), ("yv", "yv"), ("yn", "yv")):
+    for name, lower in (("jv", "jv"), ("jn", "jv"), ("yv", "yv"), ("yn", "yn")):
         _elementwise(name, None, f"(_sg.bessel('{lower}', v, x, -1) - "
                      f"_sg.bessel('{lower}', v, x, 1)) / 2", params=("v", "x"),
                      refuses=("v",))

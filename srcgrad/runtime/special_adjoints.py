@@ -60,14 +60,19 @@ def gamma(x):
 # derivative in ``x``: ``d B(v, x) = (lo B(v - 1, x) + hi B(v + 1, x)) dx + c B(v, x)
 # Re(dx)``, where ``c`` is what the factor ``exp(-|Re x|)`` adds to ive (piecewise
 # constant: the weights carry no derivative).
+# ``yn(n, x)`` truncates a non-integer order ``n`` toward 0: its neighbours are
+# ``yv(trunc(n) -+ 1, x)`` (``yn(n -+ 1)`` truncates across 0 differently for |n| < 1).
 _BESSEL_WEIGHTS = {"jv": (0.5, -0.5), "yv": (0.5, -0.5), "iv": (0.5, 0.5),
-                   "kv": (-0.5, -0.5), "ive": (0.5, 0.5)}
+                   "kv": (-0.5, -0.5), "ive": (0.5, 0.5), "yn": (0.5, -0.5)}
 
 
 def bessel(name, v, x, shift=0):
-    """``scipy.special.<name>(v + shift, x)`` for a Bessel function of order ``v``."""
+    """``scipy.special.<name>(v + shift, x)`` for a Bessel function of order ``v``
+    (``yv(trunc(v) + shift, x)`` for ``yn``)."""
     if name not in _BESSEL_WEIGHTS:
         raise ValueError(f"bessel: no Bessel function {name!r}")
+    if name == "yn":
+        return _special().yv(np.trunc(v) + shift, x)
     return getattr(_special(), name)(v + shift if shift else v, x)
 
 

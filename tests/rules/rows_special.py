@@ -55,6 +55,9 @@ ROWS = [] if sp is None else [
     row("scipy.special.jn", lambda x: sp.jn(3, x), normal(4)),
     row("scipy.special.yv", lambda x: sp.yv(1.5, x), positive(4)),
     row("scipy.special.yn", lambda x: sp.yn(2, x), positive(4)),
+    # a non-integer order is truncated toward 0 (its neighbours too: yv(trunc(n) -+ 1))
+    row("scipy.special.yn", lambda x: sp.yn(2.5, x), positive(4), note="order 2.5"),
+    row("scipy.special.yn", lambda x: sp.yn(-0.5, x), positive(4), note="order -0.5"),
     row("scipy.special.iv", lambda x: sp.iv(1.5, x), positive(4)),
     row("scipy.special.ive", lambda x: sp.ive(2, x), normal(4)),
     row("scipy.special.kv", lambda x: sp.kv(0.5, x), positive(4)),
