@@ -27,8 +27,8 @@ def _combo(program, order, mode):
 COMBOS = [(p, order, mode) for p in PROGRAMS for order, modes in ORDER_MODES.items()
           for mode in modes]
 SAMPLE = [(p, 2, ORDER_MODES[2][i % 3]) for i, p in enumerate(PROGRAMS)] + hash_sample(
-    [(p, 3, mode) for p in PROGRAMS for mode in ORDER_MODES[3]],
-    lambda c: c[2], lambda c: f"{c[0].__name__}-{c[2]}")
+    [(p, 3, mode) for p in PROGRAMS for mode in ORDER_MODES[3]
+     if (p.__name__, mode) not in _KNOWN], lambda c: c[2], lambda c: f"{c[0].__name__}-{c[2]}")
 
 
 def check(program, order, mode):
