@@ -12,12 +12,13 @@ call resolved when it runs whose callee is ``_sg.dynamic_jvp`` itself::
 takes its generated jvp (``fn_jvp(x, x_dot)``, a unit of the forward compiler) and
 returns a small wrapper around it whose parameters are the call's own arguments::
 
-    def dispatched_jvp(_owner, owner_dot, args, tangents):
-        return _jvp(args[0], x_dot=tangents[0])
+    def dispatched_jvp(_owner, _owner_dot, _args, _tangents):
+        return _jvp(_args[0], x_dot=_tangents[0])
 
-(``_method_owner(args[0])`` where ``args[0]`` is the bound method ``x.reshape``,
-``_dict_get(keyword_dots, "b")`` for a keyword's tangent: rows both, of the runtime's
-``method_owner`` and ``dict_get``.)
+(``_method_owner(_args[0])`` where ``_args[0]`` is the bound method ``x.reshape``,
+``_dict_get(_keyword_dots, "b")`` for a keyword's tangent: rows both, of the runtime's
+``method_owner`` and ``dict_get``. The wrapper's own parameters start with an underscore:
+the callee's keywords, ``args=`` of ``odeint`` say, are parameters beside them.)
 
 That wrapper, generated code over generated code, is what the dispatcher differentiates
 (forward or reverse): the derivative of ``fn_jvp``, one order higher.
@@ -32,7 +33,7 @@ from srcgrad.errors import TransformError
 # The parameters of ``dynamic_jvp(func, owner_dot, args, tangents)`` and of
 # ``dynamic_jvp_keywords(func, owner_dot, args, tangents, kwargs, keyword_dots)`` after
 # ``func`` (whose derivative is its owner's: a bound method's object).
-_OUTER = ("owner_dot", "args", "tangents", "kwargs", "keyword_dots")
+_OUTER = ("_owner_dot", "_args", "_tangents", "_kwargs", "_keyword_dots")
 
 
 def dispatched_jvp(func, inputs, kwargs):
@@ -55,7 +56,9 @@ def dispatched_jvp(func, inputs, kwargs):
     base = 1 if varies else 0
     sources, constants = [], []
     for value, slot in zip(inner.values, inner.slots):
-        if slot is None:
+        if slot is None or (slot >= base and dispatch.inert(value)):
+            # (a function among the arguments, odeint's dynamics say, is passed on as a
+            # constant: read from ``_args``, it would seem to vary with it)
             sources.append(f"_c{len(constants)}")
             constants.append(value)
         elif varies and slot == 0:
@@ -83,9 +86,9 @@ def _source(value, args, position):
     object of the bound method there (resolving ``x.reshape`` gave ``x``)."""
     item = args[position]
     if item is value:
-        return f"args[{position}]"
+        return f"_args[{position}]"
     if getattr(item, "__self__", None) is value:
-        return f"_method_owner(args[{position}])"
+        return f"_method_owner(_args[{position}])"
     raise TransformError(f"srcgrad: internal error: the callee resolved for a call through a "
                          f"value was given {type(value).__name__}, not argument {position} "
                          f"({type(item).__name__}) or its object")
@@ -100,9 +103,9 @@ def _chosen_tangents(inner, base, owner_dot, tangents, keyword_dots):
     for name, slot in zip(wrt, slots):
         if type(slot) is int:
             dot = owner_dot if slot < base else tangents[slot - base]
-            expression = "owner_dot" if slot < base else f"tangents[{slot - base}]"
+            expression = "_owner_dot" if slot < base else f"_tangents[{slot - base}]"
         elif type(slot) is str:
-            dot, expression = keyword_dots.get(slot), f"_dict_get(keyword_dots, {slot!r})"
+            dot, expression = keyword_dots.get(slot), f"_dict_get(_keyword_dots, {slot!r})"
         else:   # the callee's **kwargs: a dict of the tangents of the keywords it got
             dot, expression = _packed_tangent(slot, keyword_dots)
         if dot is not None:
@@ -117,8 +120,8 @@ def _packed_tangent(names, keyword_dots):
     dots = [keyword_dots.get(name) for name in names]
     if all(d is None for d in dots):
         return None, None
-    items = [f"{name!r}: _zeros_like(_dict_get(kwargs, {name!r}))" if d is None
-             else f"{name!r}: _dict_get(keyword_dots, {name!r})"
+    items = [f"{name!r}: _zeros_like(_dict_get(_kwargs, {name!r}))" if d is None
+             else f"{name!r}: _dict_get(_keyword_dots, {name!r})"
              for name, d in zip(names, dots)]
     return True, f"{{{', '.join(items)}}}"
 
@@ -128,7 +131,7 @@ def _jvp_wrapper(unit, sources, chosen, keywords, n_constants, in_dict, n_outer)
     signature = ["_owner", *_OUTER[:n_outer], *constants]
     call = list(sources)
     if in_dict:
-        call += [f"{k}=_dict_get(kwargs, {k!r})" for k in keywords]
+        call += [f"{k}=_dict_get(_kwargs, {k!r})" for k in keywords]
     else:
         signature += list(keywords)
         call += [f"{k}={k}" for k in keywords]

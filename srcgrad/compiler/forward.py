@@ -220,7 +220,7 @@ def _assemble(parsed, result, jvp_name, tangent_names):
 _FLOAT64 = np.float64
 
 
-def call_jvp(unit, args, tangents, **kwargs):
+def call_jvp(unit, args, tangents, /, **kwargs):
     """Run a unit's jvp: ``tangents`` in the order of ``unit.wrt``. A Python number given
     as a tangent runs as a NumPy float, as reverse mode's seed does, so the tangent
     arithmetic follows NumPy's rules at a pole of the function: ``x_dot / x`` at
