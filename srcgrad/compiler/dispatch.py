@@ -388,6 +388,7 @@ def _meta_table():
     from srcgrad import runtime
     from srcgrad.compiler import dispatch_properties
     from srcgrad.compiler.dispatch_jvp import dispatched_jvp
+    from srcgrad.compiler.dispatch_odeint import dispatched_adjoints, dispatched_tangent
 
     return {**dispatch_properties.meta_table(),
             runtime.dynamic_forward: _dispatched_forward,
@@ -397,7 +398,9 @@ def _meta_table():
             runtime.dynamic_backward: _dispatched_backward,
             runtime.dynamic_backward_keywords: _dispatched_backward,
             runtime.dynamic_jvp: dispatched_jvp,
-            runtime.dynamic_jvp_keywords: dispatched_jvp}
+            runtime.dynamic_jvp_keywords: dispatched_jvp,
+            runtime.odeint_adjoints: dispatched_adjoints,
+            runtime.odeint_tangent: dispatched_tangent}
 
 
 _META = _meta_table()

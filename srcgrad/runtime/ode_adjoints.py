@@ -18,9 +18,12 @@ import numpy as np
 
 from srcgrad.runtime.core import dtype_of
 
+__all__ = ["odeint_adjoints", "odeint_tangent"]
 
-def _solver_options(tolerances):
-    rtol, atol, mxstep = tolerances
+
+def solver_options(rtol, atol, mxstep):
+    """The solver's keywords for the derivative's integrations: the call's own
+    tolerances, 1e-10 where it left them to the solver's defaults."""
     options = {"rtol": rtol or 1e-10, "atol": atol or 1e-10}
     if mxstep:
         options["mxstep"] = mxstep
@@ -58,9 +61,19 @@ def _unravel(flat, like, offset=0):
     return np.reshape(flat[offset:offset + size], np.shape(like)), offset + size
 
 
-def _is_float(arg):
+def _is_float_leaf(leaf):
+    return isinstance(leaf, (float, np.floating, np.ndarray)) and dtype_of(leaf).kind == "f"
+
+
+def is_float(arg):
+    """Whether ``arg`` (an item of ``args``) carries derivatives: a float array, or a
+    list, tuple or dict of them."""
     leaves = _leaves(arg)
-    return bool(leaves) and all(dtype_of(leaf).kind == "f" for leaf in leaves)
+    return bool(leaves) and all(_is_float_leaf(leaf) for leaf in leaves)
+
+
+def has_float_leaf(arg):
+    return any(_is_float_leaf(leaf) for leaf in _leaves(arg))
 
 
 class _Dynamics:
@@ -69,7 +82,7 @@ class _Dynamics:
     def __init__(self, func, y0, args, tfirst):
         self.func, self.tfirst, self.args = func, tfirst, tuple(args)
         self.shape = np.shape(y0)
-        self.floats = [i for i, a in enumerate(self.args) if _is_float(a)]
+        self.floats = [i for i, a in enumerate(self.args) if is_float(a)]
         y_index = 1 if tfirst else 0
         self.wrt = (y_index,) + tuple(2 + i for i in self.floats)
 
@@ -90,7 +103,7 @@ def _check(full_output):
                                   "full_output=True")
 
 
-def odeint_adjoints(g, func, y0, t, args, ans, tfirst, full_output, tolerances):
+def odeint_adjoints(g, func, y0, t, args, ans, tfirst, full_output, rtol, atol, mxstep):
     """The cotangents of ``(y0, t, args)`` given the cotangent ``g`` of the trajectory."""
     from scipy.integrate import odeint
 
@@ -115,7 +128,7 @@ def odeint_adjoints(g, func, y0, t, args, ans, tfirst, full_output, tolerances):
     adjoint = g[-1].copy()
     adjoint_args = np.zeros(sum(sizes))
     t_grad = np.zeros(len(t))
-    options = _solver_options(tolerances)
+    options = solver_options(rtol, atol, mxstep)
     for i in range(len(t) - 1, 0, -1):
         t_grad[i] = np.dot(dyn(states[i], t[i]), g[i])
         start = np.concatenate([states[i], adjoint, adjoint_args])
@@ -139,7 +152,7 @@ def _as_float(tangent, like):
     return _unravel(_ravel(tangent, like).astype(float), like)[0]
 
 
-def odeint_tangent(func, y0, t, args, ans, tfirst, full_output, tolerances,
+def odeint_tangent(func, y0, t, args, ans, tfirst, full_output, rtol, atol, mxstep,
                    y0_dot=None, t_dot=None, args_dot=None):
     """The trajectory's tangent along ``y0_dot``, ``t_dot`` and ``args_dot`` (None: 0)."""
     from scipy.integrate import odeint
@@ -165,7 +178,7 @@ def odeint_tangent(func, y0, t, args, ans, tfirst, full_output, tolerances,
     if t_dot is not None:
         sensitivity = sensitivity - dyn(states[0], t[0]) * t_dot[0]
     start = np.concatenate([states[0], sensitivity])
-    out = odeint(augmented, start, t, **_solver_options(tolerances))[:, n:]
+    out = odeint(augmented, start, t, **solver_options(rtol, atol, mxstep))[:, n:]
     if t_dot is not None:
         out = out + np.stack([dyn(states[i], t[i]) * t_dot[i] for i in range(len(t))])
     return np.reshape(out, np.shape(ans))

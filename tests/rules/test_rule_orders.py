@@ -23,9 +23,8 @@ COMBOS = [(row_, index, order, mode) for row_ in ROWS for index in row_.wrt
 
 
 # Rows whose second and higher derivatives are refused (a MissingRuleError naming what is
-# missing, never a wrong number or a raw NotImplementedError): scipy.integrate.odeint.
-REFUSED_ABOVE_FIRST = {f"scipy.integrate.odeint[{note}]" for note in (
-    "U(0.5,2.0)(2,),U(0.3,1.0)()", "times", "tfirst, matrix argument")}
+# missing, never a wrong number or a raw NotImplementedError): none now.
+REFUSED_ABOVE_FIRST: set[str] = set()
 
 
 def check_or_refused(row_, rng, index, order, mode):
