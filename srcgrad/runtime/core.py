@@ -216,6 +216,10 @@ def add_cotangents(a, b):
         return b
     if b is None:
         return a
+    if kind is not _NDARRAY and type(b) is not _NDARRAY and (_no_cotangent(a) or _no_cotangent(b)):
+        # the 0.0 a call resolved when it runs gives an argument it does not differentiate
+        # (``dynamic_backward``), beside a container's or an object's cotangent
+        return b if _no_cotangent(a) else a
     if kind is list or kind is tuple:
         _check_lengths(a, b)
         return kind(add_cotangents(x, y) for x, y in zip(a, b))
@@ -231,6 +235,10 @@ def add_cotangents(a, b):
     if is_structure(a):   # the same NamedTuple or object type: field by field
         return add_structures(a, b, add_cotangents)
     return a + b
+
+
+def _no_cotangent(x):
+    return type(x) is float and x == 0.0
 
 
 def _check_lengths(a, b):
