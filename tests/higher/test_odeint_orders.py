@@ -178,3 +178,25 @@ def test_options_spread_into_odeint_at_order_three_forward():
     numeric, rounding = finite_difference(spread, Y0, v, 3)
     analytic = float(composed(spread, Y0, v, "fwd-fwd-fwd"))
     assert abs(analytic - numeric) <= 1e-4 * abs(numeric) + 1e-6 + rounding
+
+
+def _autograd_case():
+    rs = np.random.RandomState(1)
+    return func, rs.randn(3), np.linspace(0.1, 0.2, 4), (rs.randn(3), rs.randn(3))
+
+
+AUTOGRAD_FORM = [pytest.param(3, 2, ("fwd", "rev"), id="args-order2")] + [
+    pytest.param(argnum, order, modes, id=f"argnum{argnum}-order{order}-{'-'.join(modes)}",
+                 marks=pytest.mark.rule_orders_full)
+    for argnum, order, modes in [(1, 2, ("fwd", "rev")), (2, 2, ("fwd", "rev")),
+                                 (1, 3, ("rev",)), (2, 3, ("fwd",)), (3, 3, ("rev",))]]
+
+
+@pytest.mark.parametrize("argnum, order, modes", AUTOGRAD_FORM)
+def test_autograd_form_of_the_odeint_check(argnum, order, modes):
+    """autograd's own test of odeint, ``combo_check(integrate.odeint, [1, 2, 3])`` (scipy's
+    default tolerances; the recursion through reverse mode at order three keeps odeint's
+    dynamics among the fixed arguments, whose cotangent is a zero)."""
+    from srcgrad.testing import check_grads
+
+    check_grads(odeint, argnum=argnum, order=order, modes=list(modes))(*_autograd_case())
