@@ -28,6 +28,9 @@ _EXPORTS = {
     **{name: ("srcgrad.errors", name) for name in
        ("MissingRuleError", "SrcgradError", "TransformError")},
     **{name: ("srcgrad.api.higher", name) for name in ("hessian", "hessp", "hvp", "jvp")},
+    **{name: ("srcgrad.api.autograd_ops", name) for name in
+       ("deriv", "grad_and_aux", "hessian_tensor_product", "holomorphic_grad", "make_ggnvp",
+        "make_hvp", "make_jvp", "tensor_jacobian_product")},
     **{name: ("srcgrad.api.jacobians", name) for name in
        ("elementwise_grad", "jacfwd", "jacobian", "jacrev")},
     **{name: ("srcgrad.api.sparse", name) for name in
@@ -78,6 +81,14 @@ if TYPE_CHECKING:
     from srcgrad import testing as testing
     from srcgrad import tfe as tfe
     from srcgrad.api import optimizers as optimizers
+    from srcgrad.api.autograd_ops import deriv as deriv
+    from srcgrad.api.autograd_ops import grad_and_aux as grad_and_aux
+    from srcgrad.api.autograd_ops import hessian_tensor_product as hessian_tensor_product
+    from srcgrad.api.autograd_ops import holomorphic_grad as holomorphic_grad
+    from srcgrad.api.autograd_ops import make_ggnvp as make_ggnvp
+    from srcgrad.api.autograd_ops import make_hvp as make_hvp
+    from srcgrad.api.autograd_ops import make_jvp as make_jvp
+    from srcgrad.api.autograd_ops import tensor_jacobian_product as tensor_jacobian_product
     from srcgrad.api.checkpointing import checkpoint as checkpoint
     from srcgrad.api.checkpointing import checkpoint_loop as checkpoint_loop
     from srcgrad.api.custom import custom_jvp as custom_jvp
@@ -153,4 +164,6 @@ __all__ = [
     "GradientTape", "Tensor", "Variable", "constant", "gradients_function",
     "implicit_gradients", "implicit_value_and_gradients", "make_vjp",
     "value_and_gradients_function",
+    "deriv", "grad_and_aux", "hessian_tensor_product", "holomorphic_grad", "make_ggnvp",
+    "make_hvp", "make_jvp", "tensor_jacobian_product",
 ]

@@ -12,7 +12,7 @@ import types
 from collections.abc import Sequence
 
 from srcgrad.api import has_aux as aux
-from srcgrad.api import vararg_wrt
+from srcgrad.api import partials, vararg_wrt
 from srcgrad.api.tracebacks import api_boundary
 from srcgrad.api.typing import Function, Wrt
 from srcgrad.codegen import pickling
@@ -71,8 +71,13 @@ class _DefaultWrt(int):
 FIRST = _DefaultWrt(0)
 
 
-def wrt_or_argnums(wrt, argnums):
-    """``wrt``, or JAX's ``argnums`` (indices only) in its place."""
+def wrt_or_argnums(wrt, argnums, argnum=None):
+    """``wrt``, or JAX's ``argnums`` (indices only) or autograd's ``argnum`` (an int, a
+    tuple or a list of them) in its place."""
+    if argnum is not None:
+        if argnums is not None:
+            raise TypeError("give either argnum (autograd's name) or argnums (JAX's), not both")
+        argnums = argnum
     if argnums is None:
         return int(wrt) if wrt is FIRST else wrt
     if wrt is not FIRST:
@@ -126,14 +131,15 @@ def _bind(function, bound):
 
 @api_boundary
 def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool = False, *,
-         argnums: int | Sequence[int] | None = None) -> Function:
+         argnums: int | Sequence[int] | None = None,
+         argnum: int | Sequence[int] | None = None) -> Function:
     """The gradient of ``f``: a function with ``f``'s signature returning the gradient
     of ``f``'s scalar output with respect to the argument(s) named by ``wrt``.
 
     ``wrt`` names what to differentiate with respect to: a positional index (``0``, the
     default, is the first argument; for a method, the first after ``self``), a parameter
     name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
-    ``argnums`` is JAX's name for it (indices only; give one or the other).
+    ``argnums`` is JAX's name for it and ``argnum`` autograd's (indices only; give one).
 
     Returns the generated gradient function (``sg.source(df)`` shows it; it pickles). Its
     result is shaped like the argument: an array for an array, a float for a float, the
@@ -144,7 +150,12 @@ def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool =
     Raises ``TransformError`` (``MissingRuleError``) naming the user's line when ``f``
     uses something srcgrad cannot differentiate.
     """
-    resolved = wrt_or_argnums(wrt, argnums)
+    resolved = wrt_or_argnums(wrt, argnums, argnum)
+    if partials.is_partial(f):
+        return partials.derivative_of_partial(grad, f, resolved, check_nan=check_nan,
+                                              has_aux=has_aux)
+    if argnum is not None:   # recorded (pickled) as the wrt it is
+        wrt, argnums = resolved, None
     varargs = into_varargs(f, resolved)
     unit, bound = _unit(f, varargs.compiled if varargs else resolved)
     pick = varargs.pick if varargs else None
@@ -161,18 +172,24 @@ def grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False, has_aux: bool =
 @api_boundary
 def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
                    has_aux: bool = False, *,
-                   argnums: int | Sequence[int] | None = None) -> Function:
+                   argnums: int | Sequence[int] | None = None,
+                   argnum: int | Sequence[int] | None = None) -> Function:
     """A function with ``f``'s signature returning ``(value, gradient)`` from one forward
     and one backward sweep; with ``has_aux=True``, ``((value, aux), gradient)``.
 
     ``wrt`` names what to differentiate with respect to: a positional index (``0``, the
     default, is the first argument; for a method, the first after ``self``), a parameter
     name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
-    ``argnums`` is JAX's name for it (indices only; give one or the other).
+    ``argnums`` is JAX's name for it and ``argnum`` autograd's (indices only; give one).
 
     The gradient is as ``grad`` returns it; ``check_nan`` as for ``grad``.
     """
-    resolved = wrt_or_argnums(wrt, argnums)
+    resolved = wrt_or_argnums(wrt, argnums, argnum)
+    if partials.is_partial(f):
+        return partials.derivative_of_partial(value_and_grad, f, resolved,
+                                              check_nan=check_nan, has_aux=has_aux)
+    if argnum is not None:   # recorded (pickled) as the wrt it is
+        wrt, argnums = resolved, None
     varargs = into_varargs(f, resolved)
     unit, bound = _unit(f, varargs.compiled if varargs else resolved)
     if has_aux:
@@ -188,7 +205,8 @@ def value_and_grad(f: Function, wrt: Wrt = FIRST, check_nan: bool = False,
 
 @api_boundary
 def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
-        argnums: int | Sequence[int] | None = None) -> Function:
+        argnums: int | Sequence[int] | None = None,
+        argnum: int | Sequence[int] | None = None) -> Function:
     """The vector-Jacobian product of ``f`` (any output, not only a scalar).
 
     Returns a function with ``f``'s signature returning ``(value, backward)``;
@@ -200,9 +218,13 @@ def vjp(f: Function, wrt: Wrt = FIRST, has_aux: bool = False, *,
     ``wrt`` names what to differentiate with respect to: a positional index (``0``, the
     default, is the first argument; for a method, the first after ``self``), a parameter
     name (``"w"``, keyword-only parameters included), or a tuple of them (``(0, "b")``).
-    ``argnums`` is JAX's name for it (indices only; give one or the other).
+    ``argnums`` is JAX's name for it and ``argnum`` autograd's (indices only; give one).
     """
-    resolved = wrt_or_argnums(wrt, argnums)
+    resolved = wrt_or_argnums(wrt, argnums, argnum)
+    if partials.is_partial(f):
+        return partials.derivative_of_partial(vjp, f, resolved, has_aux=has_aux)
+    if argnum is not None:   # recorded (pickled) as the wrt it is
+        wrt, argnums = resolved, None
     varargs = into_varargs(f, resolved)
     if varargs is not None and has_aux:
         raise ValueError("vjp with has_aux=True takes wrt among the named parameters; "
