@@ -99,13 +99,17 @@ class Callee:
     slots: tuple
     asked: tuple = ()   # keywords of the call whose cotangents are asked for
 
-    def wrt(self):
+    def wrt(self, carried=frozenset()):
         """(parameter names to differentiate, their slots): a slot is a position among
         the caller's cotangents, a keyword's name (str), or for the callee's ``**kwargs``
-        parameter the tuple of the keywords it receives."""
+        parameter the tuple of the keywords it receives. ``carried``: the slots whose
+        values carry a tangent (forward mode knows which): a Python int there is
+        differentiated, as the float it converts to, where an int is otherwise taken
+        for a constant (a shape, an axis)."""
         names = _positional_names(self.fn)
         chosen = [(i, slot) for i, (value, slot) in enumerate(zip(self.values, self.slots))
-                  if slot is not None and not inert(value)]
+                  if slot is not None and (not inert(value)
+                                           or type(value) is int and slot in carried)]
         if any(i >= len(names) for i, _ in chosen):
             raise TransformError(f"srcgrad: {self.fn.__qualname__} gets more positional "
                                  "arguments than it names; a value passed through *args "

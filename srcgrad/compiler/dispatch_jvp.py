@@ -98,7 +98,8 @@ def _chosen_tangents(inner, base, owner_dot, tangents, keyword_dots):
     """``[(parameter name, expression of its tangent in the wrapper)]`` for each of the
     callee's parameters that gets a tangent (``dynamic_jvp`` leaves out those given None)."""
 
-    wrt, slots = inner.wrt()
+    carried = {i + base for i, dot in enumerate(tangents) if dot is not None}
+    wrt, slots = inner.wrt(frozenset(carried | ({0} if owner_dot is not None else set())))
     chosen = []
     for name, slot in zip(wrt, slots):
         if type(slot) is int:

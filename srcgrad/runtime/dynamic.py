@@ -143,7 +143,7 @@ def dynamic_jvp_keywords(func, owner_dot, args, tangents, kwargs, keyword_dots):
     varies = owner_dot is not None
     callee = compiler.resolve(func, varies, args, kwargs, bool(keyword_dots))
     outer = ((owner_dot,) if varies else ()) + tuple(tangents)
-    wrt, slots = callee.wrt()
+    wrt, slots = callee.wrt(frozenset(i for i, dot in enumerate(outer) if dot is not None))
     chosen = []
     for name, slot in zip(wrt, slots):
         if type(slot) is int:

@@ -23,10 +23,11 @@ from tests.rules.rows_special import ROWS as SPECIAL
 
 load_optional_rows()
 KINDS = ("float", "int", "numpy", "0-d", "size-1")
-# A Python int differentiated through a derivative called inside the function being
-# differentiated (``jvp(y -> jvp(f)(y, v)[1])(1, v)``) gets no tangent there: the call is
-# resolved when it runs, and an int value is taken for a constant (srcgrad.compiler.
-# dispatch._INERT). A wrong zero, kept visible here until it is fixed.
+# A Python int passed to a function called through a value (a derivative called inside
+# the function being differentiated, ``row.fn`` below) gets no cotangent in reverse mode:
+# the call is resolved when it runs, and with no tangent to say otherwise an int is taken
+# for a constant (srcgrad.compiler.dispatch.Callee.wrt). A wrong zero, kept visible here
+# until it is fixed; forward mode differentiates it.
 _INT_KNOWN_WRONG = True
 
 
@@ -107,7 +108,8 @@ def check(row_, index, kind, order, mode):
 
 
 def _param(combo):
-    marks = [pytest.mark.xfail(strict=False, reason="an int through a nested derivative")] \
+    marks = [pytest.mark.xfail(strict=False, reason="an int through a call resolved at "
+                               "run time, in reverse mode")] \
         if combo[2] == "int" and _INT_KNOWN_WRONG else []
     return pytest.param(combo, id=_id(combo), marks=marks)
 
@@ -131,9 +133,9 @@ def test_every_scalar_argument_in_every_composition(combo):
     check(*combo)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="an int through a nested "
-                   "derivative gets no tangent (srcgrad.compiler.dispatch._INERT)")
 def test_an_int_argument_of_a_nested_jvp():
+    """``jvp(y -> jvp(f)(y, 1.0)[1])(1, 1.0)``: the int carries a tangent into the nested
+    jvp, resolved when it runs (it was a wrong zero)."""
     import srcgrad as sg
 
     def f(x):
@@ -143,6 +145,27 @@ def test_an_int_argument_of_a_nested_jvp():
         return sg.jvp(f)(y, 1.0)[1]
 
     assert abs(sg.jvp(first)(1, 1.0)[1] - (-0.7 * np.sin(1.0))) < 1e-12
+
+
+_THROUGH_A_VALUE = [lambda x: np.sin(x)]
+
+
+@pytest.mark.parametrize("mode", [
+    pytest.param("reverse", marks=pytest.mark.xfail(
+        strict=True, raises=AssertionError, reason="an int passed to a function called "
+        "through a value gets no cotangent (srcgrad.compiler.dispatch.Callee.wrt)")),
+    "forward"])
+def test_an_int_argument_of_a_call_through_a_value(mode):
+    """The first derivative already: ``fn(x)`` with ``fn`` found when it runs and ``x``
+    the int 1: forward mode gives cos(1), reverse mode 0.0."""
+    import srcgrad as sg
+
+    def loss(x):
+        fn = _THROUGH_A_VALUE[0]
+        return fn(x) * 0.7
+
+    got = sg.grad(loss)(1) if mode == "reverse" else sg.jvp(loss)(1, 1.0)[1]
+    assert abs(got - 0.7 * np.cos(1.0)) < 1e-12
 
 
 def _planted_sinc(x):
