@@ -42,7 +42,7 @@ deflinear(rt.broadcast_like, "v, x", "_sg.unbroadcast(g, v)", linear_in="v")
 # (the real part for a real operand: its transpose passes a real g on unchanged)
 deflinear(rt.match_real, "v, x", "g", linear_in="v")
 deflinear(rt.broadcast_tangent, "v, ans_", "_sg.unbroadcast(g, v)", linear_in="v")
-deflinear(rt.snapshot, "v", "g", linear_in="v")
+deflinear(rt.snapshot, "v", "_sg.cotangent_part(g, v, ans)", linear_in="v")
 deflinear(rt.private_saves, "v, written", "g", linear_in="v")   # copies of residuals
 # ``v`` itself, or its shape and dtype only (a large array the sweep keeps for its shape:
 # every later use of the name reads no more than that, see ``optimize.release``).
@@ -61,14 +61,26 @@ deflinear(rt.item_adjoint, "v, index, value",
           "v[index]))", linear_in="v")
 defadjoint(rt.added_at, "v, index, item", tangent="linear", v="g",
            item="_sg.unbroadcast(g[index], item)")
-defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="g", b="g")
+# (each term's cotangent in its own form: see runtime.slots)
+defadjoint(rt.add_cotangents, "a, b", tangent="linear", a="_sg.cotangent_part(g, a, ans)",
+           b="_sg.cotangent_part(g, b, ans)")
 # (its tangent adds the tangents as new values: they are not proven unshared)
-defadjoint(rt.add_into, "a, b", tangent="linear", a="g", b="g").tangent_call = \
+defadjoint(rt.add_into, "a, b", tangent="linear", a="_sg.cotangent_part(g, a, ans)",
+           b="_sg.cotangent_part(g, b, ans)").tangent_call = \
     "_sg.add_cotangents"
 deflinear(rt.get_item, "v, index, value", "_sg.added_at(_sg.zeros_like(v), index, g)",
           linear_in="v")
-deflinear(rt.restructure, "v, x", "g", linear_in="v")
+# (a NamedTuple's sparse cotangent adds a field's name and position keys; a dict's
+# cotangent is per key: the transpose gives each key its field's whole cotangent)
+deflinear(rt.restructure, "v, x", "_sg.restructure_transpose(g, v, x)", linear_in="v")
+deflinear(rt.restructure_transpose, "w, v, x",
+          "_sg.restructure_transpose(_sg.at_keys_of(g, v), w, x)", linear_in="w")
+deflinear(rt.at_keys_of, "w, v", "_sg.at_keys_of(g, v)", linear_in="w")
 deflinear(rt.dense, "v, x", "g", linear_in="v")
+deflinear(rt.cotangent_part, "v, a, total", "_sg.cotangent_embedded(g, a, total)",
+          linear_in="v")
+deflinear(rt.cotangent_embedded, "v, a, total", "_sg.cotangent_part(g, a, total)",
+          linear_in="v")
 deflinear(rt.dict_values_adjoint, "v, d", "_sg.dict_cotangent_values(g, d)", linear_in="v")
 deflinear(rt.dict_items_adjoint, "v, d", "_sg.dict_cotangent_values(g, d, True)",
           linear_in="v")

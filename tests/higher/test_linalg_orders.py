@@ -142,30 +142,7 @@ def _id(combo):
     return f"{row_.label()}-{kind}-order{order}-{mode}"
 
 
-# Programs that read a result's fields by name: reverse mode a third time over them does
-# not work yet (the sparse cotangents of fields read by name and by position do not add
-# up there): an error for eigh's and slogdet's fields, and for svd's fields A WRONG
-# NUMBER, reported as an expected failure (``-rx``) until it is fixed.
-_BY_NAME = {eigh_fields, svd_square, slogdet_fields}
-
-
 def _check(combo):
-    row_, kind, order, mode = combo
-    if row_.fn in _BY_NAME and mode == "rev-rev-rev":
-        try:
-            _run(combo)
-        except ValueError as error:
-            assert "cannot be added" in str(error)
-            return
-        except AssertionError as error:
-            pytest.xfail(f"known wrong number at third order: {error}")
-        raise AssertionError("reverse mode three times over fields read by name works now: "
-                             "check it as the other compositions are")
-    else:
-        _run(combo)
-
-
-def _run(combo):
     row_, kind, order, mode = combo
     seed = zlib.crc32(_id(combo).encode())
     if kind == "real":

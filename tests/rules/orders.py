@@ -5,6 +5,8 @@ For a row, a differentiated argument ``x`` and a random cotangent ``W`` the loss
 ``L(x) = Re <W, f(..., x, ...)>``. Along a random direction ``v`` the k-th derivative of
 ``t -> L(x + t v)`` at 0 is ``D^k L(x)[v, ..., v]``; srcgrad computes it by composition:
 
+    order 1   rev       <grad(L)(x), v>                (FIRST_ORDER_MODES, for matrices
+              fwd       jvp(L)(x, v)[1]                 that check orders 1 to 3)
     order 2   fwd-rev   <hvp(L)(x, v), v>              (forward over reverse)
               rev-rev   <grad(y -> <grad(L)(y), v>)(x), v>
               fwd-fwd   jvp(y -> jvp(L)(y, v)[1])(x, v)[1]
@@ -14,8 +16,8 @@ For a row, a differentiated argument ``x`` and a random cotangent ``W`` the loss
               fwd-fwd-fwd   jvp(y -> jvp(z -> jvp(L)(z, v)[1])(y, v)[1])(x, v)[1]
 
 The oracle is a central difference of ``t -> L(x + t v)`` itself, with fourth-order
-stencils (5 points for the second derivative, 7 for the third), so no srcgrad derivative
-enters it.
+stencils (4 points for the first derivative, 5 for the second, 7 for the third), so no
+srcgrad derivative enters it.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ ORDER_MODES = {2: ("fwd-rev", "rev-rev", "fwd-fwd"),
 EVERY_MODE = {order: tuple("-".join(steps) for steps in itertools.product(("fwd", "rev"),
                                                                            repeat=order))
               for order in (2, 3)}
+FIRST_ORDER_MODES = ("rev", "fwd")
 # Central stencils (offsets -3..3) of O(h^4), and the step for each order.
-_STENCILS = {2: (np.array([0, -1, 16, -30, 16, -1, 0]) / 12.0, 1e-3),
+_STENCILS = {1: (np.array([0, 1, -8, 0, 8, -1, 0]) / 12.0, 1e-3),
+             2: (np.array([0, -1, 16, -30, 16, -1, 0]) / 12.0, 1e-3),
              3: (np.array([1, -8, 13, 0, -13, 8, -1]) / 8.0, 2e-3)}
 
 
@@ -132,7 +136,7 @@ def make_loss(fn, args, index, w):
 def composed(loss, x, v, mode):
     """``D^k loss(x)[v, ..., v]`` by the composition ``mode`` names (module doc; one
     not named there, ``rev-fwd`` say, nests ``sg.jvp`` and ``sg.grad`` as it reads)."""
-    if mode not in ORDER_MODES[len(mode.split("-"))]:
+    if mode not in ORDER_MODES.get(len(mode.split("-")), ()):   # (order 1 too)
         return _nested(loss, x, v, mode.split("-"))
     if mode.endswith("fwd-fwd") and mode.count("fwd") == len(mode.split("-")):
         inner = loss
