@@ -1,9 +1,10 @@
 """Derivatives of order two and three through ``scipy.integrate.odeint``, w.r.t. the
 initial state, the output times and the items of ``args``, in every composition of
-reverse and forward mode, against central finite differences of the program itself
-(``tests.rules.orders``). Differentiated again, odeint's first derivative is a program
-integrating the adjoint or sensitivity equations with odeint, its dynamics the user's
-generated derivative (``srcgrad.compiler.dispatch_odeint``).
+reverse and forward mode (``EVERY_MODE``: reverse directly over forward too), against
+central finite differences of the program itself (``tests.rules.orders``).
+Differentiated again, odeint's first derivative is a program integrating the adjoint or
+sensitivity equations with odeint, its dynamics the user's generated derivative
+(``srcgrad.compiler.dispatch_odeint``).
 
 CI runs a fixed sample (every differentiated input, each order);
 ``--rule-orders-full`` runs every combination."""
@@ -15,7 +16,7 @@ import pytest
 
 import srcgrad as sg
 from srcgrad.compiler import dispatch_odeint
-from tests.rules.orders import ORDER_MODES, composed, finite_difference
+from tests.rules.orders import EVERY_MODE, composed, finite_difference
 
 odeint = pytest.importorskip("scipy.integrate").odeint
 TIMES = np.linspace(0.1, 0.2, 4)
@@ -57,7 +58,7 @@ def _programs(w):
 
 
 INPUTS = ("y0", "t", "args", "tfirst", "value")
-COMBOS = [(wrt, order, mode) for wrt in INPUTS for order, modes in ORDER_MODES.items()
+COMBOS = [(wrt, order, mode) for wrt in INPUTS for order, modes in EVERY_MODE.items()
           for mode in modes]
 
 
@@ -70,7 +71,8 @@ def _id(combo):
 # at order three (forward over forward over forward: the order-three compositions through
 # reverse mode take 5 to 40 s each here, and run with the full set).
 SAMPLE = [("y0", 2, "rev-rev"), ("args", 2, "fwd-rev"), ("t", 2, "fwd-fwd"),
-          ("tfirst", 2, "fwd-fwd"), ("value", 2, "fwd-rev"), ("y0", 3, "fwd-fwd-fwd"),
+          ("tfirst", 2, "fwd-fwd"), ("value", 2, "fwd-rev"), ("t", 2, "rev-fwd"),
+          ("y0", 3, "fwd-fwd-fwd"),
           ("value", 3, "fwd-fwd-fwd")]
 
 
