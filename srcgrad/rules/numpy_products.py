@@ -39,8 +39,11 @@ _EINSUM = ", ".join(_SLOTS[:1] + tuple(f"{s}=None" for s in _SLOTS[1:])) + \
     ", out=None, dtype=None, order='K', casting='safe', optimize=False"
 _OPERANDS = ", ".join(_SLOTS)
 _ARGUMENTS = ", ".join(_SLOTS)
+# The cotangent of slot i: the partial of the full contraction (``runtime.einsum_partials``)
+# in that slot, at the other slots and ``g``.
 _EINSUM_ROW = dict(
-    **{s: f"_sg.einsum_cotangent(g, {i}, (), {_ARGUMENTS})" for i, s in enumerate(_SLOTS)},
+    **{s: f"_sg.einsum_partial(_sg.einsum_spec({i}, {_ARGUMENTS}), "
+          f"{', '.join(o for o in _SLOTS if o != s)}, g)" for i, s in enumerate(_SLOTS)},
     tangent={s: "_sg.einsum_call(" + _OPERANDS.replace(s, s + "_dot") + ")" for s in _SLOTS})
 defadjoint(np.einsum, _EINSUM, **_EINSUM_ROW)
 # the tangent's call: np.einsum of the slots given, with np.einsum's row

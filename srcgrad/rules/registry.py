@@ -20,7 +20,8 @@ import sys
 
 # Adjoint helpers that end by summing their result to the operand (``unbroadcast``):
 # real for a real operand already.
-UNBROADCAST_ADJOINTS = {"_sg.unbroadcast", "_sg.matmul_adjoint_a", "_sg.matmul_adjoint_b"}
+UNBROADCAST_ADJOINTS = {"_sg.unbroadcast", "_sg.matmul_adjoint_a", "_sg.matmul_adjoint_b",
+                        "_sg.einsum_partial"}
 
 NONDIFF_ATTRIBUTES = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "__class__"}
 

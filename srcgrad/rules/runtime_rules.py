@@ -175,24 +175,21 @@ defadjoint(rt.max_adjoint, "v, a, ans_, axis, keepdims",
            v="_sg.max_adjoint_transpose(g, a, ans_, axis, keepdims)",
            tangent={"v": "_sg.max_adjoint(v_dot, a, ans_, axis, keepdims)", "a": None,
                     "ans_": None})
-# An einsum operand's cotangent: linear in ``v`` and in every other slot (its own slot's
-# value is never read: ``einsum_cotangent`` gives zeros along it).
-_EINSUM_SLOTS = ("subscripts", "o1", "o2", "o3", "o4", "o5", "o6", "o7")
+# The partials of einsum's full contraction (``runtime.einsum_partials``): linear in each
+# value slot; the transpose in ``x_j`` is the partial in slot ``j``, with ``g`` in its place.
+_PARTIAL_SLOTS = tuple(f"x{j}" for j in range(1, 9))
 
 
-def _einsum_slots(replaced=None):
-    return ", ".join(s + "_dot" if s == replaced else s for s in _EINSUM_SLOTS)
+def _einsum_partial(spec, replaced=None, by=None):
+    slots = (by if s == replaced else s for s in _PARTIAL_SLOTS)
+    return f"_sg.einsum_partial({spec}, {', '.join(slots)})"
 
 
-defadjoint(rt.einsum_cotangent,
-           "v, position, tangent_slots, subscripts, " + ", ".join(
-               f"{s}=None" for s in _EINSUM_SLOTS[1:]),
-           **dict.fromkeys(("v",) + _EINSUM_SLOTS,
-                           "_sg.missing_transpose('einsum_cotangent')"),
-           tangent={"v": f"_sg.einsum_cotangent(v_dot, position, tangent_slots, "
-                         f"{_einsum_slots()})",
-                    **{s: f"_sg.einsum_cotangent(v, position, tangent_slots + ({i},), "
-                          f"{_einsum_slots(s)})" for i, s in enumerate(_EINSUM_SLOTS)}})
+defadjoint(rt.einsum_partial, "spec, " + ", ".join(f"{s}=None" for s in _PARTIAL_SLOTS),
+           **{s: _einsum_partial(f"_sg.einsum_swap(spec, {j})", s, "g")
+              for j, s in enumerate(_PARTIAL_SLOTS, 1)},
+           tangent={s: _einsum_partial("spec", s, f"{s}_dot") for s in _PARTIAL_SLOTS})
+defnondiff(rt.einsum_spec, rt.einsum_swap)
 
 # ``super(cls, obj).name``: a method bound to ``obj``, carrying ``obj``'s derivative as
 # ``obj.name`` does (a bound method's tangent and cotangent are its object's).

@@ -25,6 +25,7 @@ from srcgrad.runtime.core import _FLOAT, _NDARRAY  # noqa: F401
 from srcgrad.runtime.distribution_adjoints import *  # noqa: F403
 from srcgrad.runtime.dtypes import *  # noqa: F403
 from srcgrad.runtime.dynamic import *  # noqa: F403
+from srcgrad.runtime.einsum_partials import *  # noqa: F403
 from srcgrad.runtime.fft_adjoints import *  # noqa: F403
 from srcgrad.runtime.floats import *  # noqa: F403
 from srcgrad.runtime.fused import *  # noqa: F403

@@ -12,7 +12,6 @@ import zlib
 import numpy as np
 import pytest
 
-import srcgrad as sg
 from tests.rules.orders import ORDER_MODES, composed, finite_difference
 
 sl = pytest.importorskip("scipy.linalg")
@@ -154,19 +153,10 @@ def check(fn, size, dtype, order, mode):
         f"{analytic!r}")
 
 
-# Reverse mode over an einsum's reverse rule (its cotangent helper has no transpose yet)
-# is refused with an error naming the helper, never a wrong number.
-REFUSED = {(einsum, mode) for mode in ("rev-rev", "rev-fwd-rev", "rev-rev-rev")}
-
-
 @pytest.mark.rule_orders_full
 @pytest.mark.parametrize("combo", COMBOS, ids=[_id(c) for c in COMBOS])
 def test_every_joint_derivative(combo):
-    if (combo[0], combo[4]) in REFUSED:
-        with pytest.raises((NotImplementedError, sg.MissingRuleError), match="einsum_cotangent"):
-            check(*combo)
-    else:
-        check(*combo)
+    check(*combo)
 
 
 SAMPLE = [(triangular, 15, complex, 3, "rev-fwd-rev"), (factor_then_solve, 12, float, 2, "rev-rev"),

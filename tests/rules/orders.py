@@ -38,6 +38,8 @@ EVERY_MODE = {order: tuple("-".join(steps) for steps in itertools.product(("fwd"
                                                                            repeat=order))
               for order in (2, 3)}
 FIRST_ORDER_MODES = ("rev", "fwd")
+# Every composition at orders 1 to 3 (autograd's check_grads with ``modes=["fwd", "rev"]``).
+ALL_COMPOSITIONS = {1: FIRST_ORDER_MODES, **EVERY_MODE}
 # Central stencils (offsets -3..3) of O(h^4), and the step for each order.
 _STENCILS = {1: (np.array([0, 1, -8, 0, 8, -1, 0]) / 12.0, 1e-3),
              2: (np.array([0, -1, 16, -30, 16, -1, 0]) / 12.0, 1e-3),
