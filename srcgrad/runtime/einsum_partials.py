@@ -123,7 +123,7 @@ def einsum_spec(position, subscripts, o1=None, o2=None, o3=None, o4=None, o5=Non
     subscripts, or the first operand of the sublist form): ``(free, entries)``, with one
     entry for each other slot in order and one for the cotangent ``g`` of the result, last.
     An entry is ``(subscripts, shape, complex)``, or a ``Constant`` for a slot holding no
-    operand (the subscripts, a sublist, an unused slot)."""
+    operand (the subscripts, a sublist, an unused slot; its cotangent is zero)."""
     args = [subscripts, o1, o2, o3, o4, o5, o6, o7]
     given = [a for a in args if a is not None]
     inputs, output, operands = einsum_subscripts(given)
@@ -133,8 +133,6 @@ def einsum_spec(position, subscripts, o1=None, o2=None, o3=None, o4=None, o5=Non
         entries[k + 1 if string_form else 2 * k] = (sub, np.shape(op), np.iscomplexobj(op))
     sizes = _sizes([e for e in entries if type(e) is not Constant])
     result = (output, tuple(sizes[c] for c in output), any(np.iscomplexobj(op) for op in operands))
-    if type(entries[position]) is Constant:
-        raise TypeError(f"np.einsum's argument {position} is not an operand")
     others = tuple(e for i, e in enumerate(entries) if i != position)
     return entries[position], others + (result,)
 

@@ -152,3 +152,34 @@ def test_einsum_partial_is_a_row_closed_under_differentiation():
     rule = REGISTRY.lookup(runtime.einsum_partial)
     templates = list(rule.adjoints.values()) + list(rule.tangent.values())
     assert len(templates) == 16 and all(t.startswith("_sg.einsum_partial(") for t in templates)
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_a_real_operand_has_a_real_gradient_at_every_order(order):
+    """``einsum('ij,jk->ik', a, z)`` with ``a`` real and ``z`` complex: the gradient in
+    ``a`` (of the gradient ...) is real, and right (finite differences along ``a``)."""
+    import srcgrad as sg
+
+    rng = np.random.default_rng(order)
+    a, z = rng.standard_normal((2, 3)), _draw(rng, (3, 4), True)
+    w, v = _draw(rng, (2, 4), True), rng.standard_normal((2, 3))
+
+    def loss(x):
+        return pair(w, np.einsum("ij,jk->ik", x ** 2, z))
+    inner = loss
+    for _ in range(order - 1):
+        inner = _along(inner, v)
+    gradient = sg.grad(inner)(a)
+    assert gradient.dtype == np.float64
+    numeric, rounding = finite_difference(loss, a, v, order)
+    assert abs(numeric - pair(gradient, v)) <= 1e-4 * abs(numeric) + 1e-6 + rounding
+
+
+def _along(fn, v):
+    import srcgrad as sg
+
+    gradient = sg.grad(fn)
+
+    def along(y):
+        return pair(gradient(y), v)
+    return along
