@@ -177,6 +177,8 @@ defadjoint(rt.max_adjoint, "v, a, ans_, axis, keepdims",
                     "ans_": None})
 # The partials of einsum's full contraction (``runtime.einsum_partials``): linear in each
 # value slot; the transpose in ``x_j`` is the partial in slot ``j``, with ``g`` in its place.
+# (structured: tangent terms add with ``add_tangents``, as the partial in a slot holding a
+# sublist is None, a zero not built.)
 _PARTIAL_SLOTS = tuple(f"x{j}" for j in range(1, 9))
 
 
@@ -188,7 +190,8 @@ def _einsum_partial(spec, replaced=None, by=None):
 defadjoint(rt.einsum_partial, "spec, " + ", ".join(f"{s}=None" for s in _PARTIAL_SLOTS),
            **{s: _einsum_partial(f"_sg.einsum_swap(spec, {j})", s, "g")
               for j, s in enumerate(_PARTIAL_SLOTS, 1)},
-           tangent={s: _einsum_partial("spec", s, f"{s}_dot") for s in _PARTIAL_SLOTS})
+           tangent={s: _einsum_partial("spec", s, f"{s}_dot") for s in _PARTIAL_SLOTS},
+           structured=True)
 defnondiff(rt.einsum_spec, rt.einsum_swap)
 
 # ``super(cls, obj).name``: a method bound to ``obj``, carrying ``obj``'s derivative as

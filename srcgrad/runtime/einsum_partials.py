@@ -100,10 +100,11 @@ class Constant:
 
 
 def _zero(free):
-    """The zero partial in the free slot (a zero array; for a constant, zeros over its
-    items, which add to ``zeros_like``'s list of zeros item by item)."""
+    """The zero partial in the free slot: a zero array, or None (a zero not built) for a
+    slot holding no operand (its row adds tangent terms with ``add_tangents``, which
+    takes None)."""
     if type(free) is Constant:
-        return np.zeros(np.shape(np.asarray(free.value, dtype=object)))
+        return None
     _, shape, complex_ = free
     return np.zeros(shape, dtype=complex if complex_ else float)
 
