@@ -161,6 +161,7 @@ def einsum_partial(spec, x1=None, x2=None, x3=None, x4=None, x5=None, x6=None, x
     sizes = _sizes([(free_sub, free_shape, free_complex)] + [e for e, _ in present])
     fresh = _letters(set(free_sub).union(*(e[0] for e, _ in present)))
     known = set().union(*(e[0] for e, _ in present))
+    stretched = {c for e, _ in present for c, n in zip(e[0], e[1]) if n != 1}
     terms, extra, target = [], [], ""
     for c, n in zip(free_sub, free_shape):
         if c in target or (n == 1 and sizes[c] != 1):
@@ -174,10 +175,13 @@ def einsum_partial(spec, x1=None, x2=None, x3=None, x4=None, x5=None, x6=None, x
                 extra.append(np.ones(n))
         else:
             target += c
-            if c not in known:    # an index of the free slot only: its partial is constant
+            if c not in known or (n != 1 and c not in stretched):
+                # an index of the free slot only, or one the other slots broadcast from
+                # size 1: the partial is constant along it
                 terms.append(c)
                 extra.append(np.ones(n))
                 known.add(c)
+                stretched.add(c)
     terms += [e[0] for e, _ in present]
     extra += [x for _, x in present]
     result = np.einsum(",".join(terms) + "->" + target, *extra)

@@ -87,6 +87,7 @@ EINSUM = [
     *_combos("einsum 'ii->i' (diagonal)", _einsum("ii->i"), [(3, 3)]),
     *_combos("einsum 'ii,i->i'", _einsum("ii,i->i"), [(3, 3)], [(3,), (1,)]),
     *_combos("einsum 'i,i->' broadcast", _einsum("i,i->"), [(1,)], [(4,)]),
+    *_combos("einsum 'ij,ij->i' broadcast", _einsum("ij,ij->i"), [(1, 3), (2, 1)], [(2, 3)]),
     *_combos("einsum sublists transpose", _sublists((0, 1), (1, 0)),
              [(1, 1), (4, 4), (3, 4)]),
     *_combos("einsum sublists matmul", _sublists((0, 1), (1, 2), (0, 2)), [(2, 3)], [(3, 4)]),
