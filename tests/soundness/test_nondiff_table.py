@@ -205,6 +205,10 @@ USES = {
         *rt.bessel_weights("ive", x - 0.5)))),
     rt.uplo_of: lambda x: float(rt.uplo_of(x[0] * 2.0 > 0.5) == "U"),
     rt.power_at_zero: lambda x: _total(rt.power_at_zero(x - x[0], x * 0.0)),
+    # einsum's specs: subscripts, shapes and kinds (a shape read as the number)
+    rt.einsum_spec: lambda x: float(rt.einsum_spec(1, "i,i->", x * 2.0, x)[0][1][0]),
+    rt.einsum_swap: lambda x: float(rt.einsum_swap(rt.einsum_spec(1, "i,i->", x * 2.0, x),
+                                                   2)[0][1][0]),
 }
 # NumPy's integer and boolean scalar types called as casts (np.int64(x)): they truncate.
 for _func in REGISTRY.nondiff_functions():
