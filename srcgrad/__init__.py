@@ -29,8 +29,9 @@ _EXPORTS = {
        ("MissingRuleError", "SrcgradError", "TransformError")},
     **{name: ("srcgrad.api.higher", name) for name in ("hessian", "hessp", "hvp", "jvp")},
     **{name: ("srcgrad.api.autograd_ops", name) for name in
-       ("deriv", "grad_and_aux", "hessian_tensor_product", "holomorphic_grad", "make_ggnvp",
-        "make_hvp", "make_jvp", "tensor_jacobian_product")},
+       ("deriv", "grad_and_aux", "hessian_tensor_product", "hessian_vector_product",
+        "holomorphic_grad", "make_ggnvp", "make_hvp", "make_jvp", "tensor_jacobian_product",
+        "vector_jacobian_product")},
     **{name: ("srcgrad.api.jacobians", name) for name in
        ("elementwise_grad", "jacfwd", "jacobian", "jacrev")},
     **{name: ("srcgrad.api.sparse", name) for name in
@@ -84,11 +85,13 @@ if TYPE_CHECKING:
     from srcgrad.api.autograd_ops import deriv as deriv
     from srcgrad.api.autograd_ops import grad_and_aux as grad_and_aux
     from srcgrad.api.autograd_ops import hessian_tensor_product as hessian_tensor_product
+    from srcgrad.api.autograd_ops import hessian_vector_product as hessian_vector_product
     from srcgrad.api.autograd_ops import holomorphic_grad as holomorphic_grad
     from srcgrad.api.autograd_ops import make_ggnvp as make_ggnvp
     from srcgrad.api.autograd_ops import make_hvp as make_hvp
     from srcgrad.api.autograd_ops import make_jvp as make_jvp
     from srcgrad.api.autograd_ops import tensor_jacobian_product as tensor_jacobian_product
+    from srcgrad.api.autograd_ops import vector_jacobian_product as vector_jacobian_product
     from srcgrad.api.checkpointing import checkpoint as checkpoint
     from srcgrad.api.checkpointing import checkpoint_loop as checkpoint_loop
     from srcgrad.api.custom import custom_jvp as custom_jvp
@@ -165,5 +168,6 @@ __all__ = [
     "implicit_gradients", "implicit_value_and_gradients", "make_vjp",
     "value_and_gradients_function",
     "deriv", "grad_and_aux", "hessian_tensor_product", "holomorphic_grad", "make_ggnvp",
-    "make_hvp", "make_jvp", "tensor_jacobian_product",
+    "make_hvp", "make_jvp", "tensor_jacobian_product", "hessian_vector_product",
+    "vector_jacobian_product",
 ]

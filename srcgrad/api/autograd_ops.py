@@ -1,7 +1,7 @@
 """autograd's differential operators that srcgrad's own API spells differently:
 ``deriv``, ``holomorphic_grad``, ``make_jvp``, ``make_hvp``, ``grad_and_aux``,
-``hessian_tensor_product`` (``hessian_vector_product``), ``tensor_jacobian_product``
-(``vector_jacobian_product``) and ``make_ggnvp``, with autograd's calling conventions
+``hessian_tensor_product`` and ``hessian_vector_product``, ``tensor_jacobian_product`` and
+``vector_jacobian_product`` and ``make_ggnvp``, with autograd's calling conventions
 (``argnum`` second, an int or a tuple/list of ints) and autograd's results.
 
 Each is built from srcgrad's generated derivatives (``jvp``: forward mode, ``vjp``: the
@@ -136,7 +136,10 @@ def hessian_tensor_product(fun, argnum=0):
     return hessian_tensor_product_fn
 
 
-hessian_vector_product = hessian_tensor_product
+@api_boundary
+def hessian_vector_product(fun, argnum=0):
+    """autograd's other name for ``hessian_tensor_product``: ``(*args, vector) -> H v``."""
+    return hessian_tensor_product(fun, argnum)
 
 
 @api_boundary
@@ -157,7 +160,11 @@ def tensor_jacobian_product(fun, argnum=0):
     return tensor_jacobian_product_fn
 
 
-vector_jacobian_product = tensor_jacobian_product
+@api_boundary
+def vector_jacobian_product(fun, argnum=0):
+    """autograd's other name for ``tensor_jacobian_product``: ``(*args, tensor)`` -> the
+    Jacobian of ``tensordot(tensor, fun(*args), ndim(tensor))``."""
+    return tensor_jacobian_product(fun, argnum)
 
 
 def _contracted(value, backward, tensor, arg_shape):

@@ -115,6 +115,8 @@ def test_make_hvp_and_hessian_tensor_product_are_the_hessian_product(shape):
     np.testing.assert_allclose(twice(hvp, v), coupled_hvp(x, v), rtol=1e-10)
     product = sg.hessian_tensor_product(coupled)
     np.testing.assert_allclose(twice(product, x, v), coupled_hvp(x, v), rtol=1e-10)
+    np.testing.assert_allclose(sg.hessian_vector_product(coupled)(x, v), coupled_hvp(x, v),
+                               rtol=1e-10)
     gradient_fd = central(lambda y: np.cos(y) + 2 * np.sum(y), x, v)
     np.testing.assert_allclose(product(x, v), gradient_fd, rtol=1e-6)
 
@@ -143,6 +145,7 @@ def test_tensor_jacobian_product_contracts_the_leading_axes(n):
     v = point((n,), 15)
     got = twice(sg.tensor_jacobian_product(outer_sine), x, w, v)
     np.testing.assert_allclose(got, w[:, None] * (v * np.cos(x))[None, :], rtol=1e-12)
+    np.testing.assert_allclose(sg.vector_jacobian_product(outer_sine)(x, w, v), got)
 
 
 def layer(x):
