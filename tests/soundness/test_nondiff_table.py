@@ -50,6 +50,8 @@ EXEMPT = {
     rt.conjugates: "whether a solve's trans flag conjugates (a flag, not a number)",
     rt.adjoint_trans: "the trans flag of the transposed solve (a flag, not a number)",
     rt.swapped: "a band's widths swapped (integers)",
+    rt.norm_matrix_axes: "the pair of axes a matrix norm reduces (integers from its axis=)",
+    rt.singular_pick: "a slice of the singular vectors chosen by a norm's ord",
     array_api_compat.array_namespace: "returns a namespace (a module), not a number",
     array_api_compat.device: "returns a device (where an array lives), not a number",
     **{getattr(array_api_compat, name): "whether a value is some kind of array or namespace"
@@ -209,6 +211,10 @@ USES = {
     rt.einsum_spec: lambda x: float(rt.einsum_spec(1, "i,i->", x * 2.0, x)[0][1][0]),
     rt.einsum_swap: lambda x: float(rt.einsum_swap(rt.einsum_spec(1, "i,i->", x * 2.0, x),
                                                    2)[0][1][0]),
+    # the norm's gradient formula and the piecewise-constant weights of |x| in it
+    rt.norm_kind: lambda x: float(rt.norm_kind(x * 2.0, 3, None) == "power"),
+    rt.norm_weights: lambda x: _total(rt.norm_weights(x * 2.0, np.max(np.abs(x * 2.0)),
+                                                      np.inf, None, False)),
 }
 # NumPy's integer and boolean scalar types called as casts (np.int64(x)): they truncate.
 for _func in REGISTRY.nondiff_functions():
