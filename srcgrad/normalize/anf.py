@@ -294,6 +294,7 @@ class _Flattener(ExpandingForms, IterationBuiltins, FunctionalBuiltins, DictMeth
                 raise NotImplementedError("dict unpacking")  # fenced
             pre, keys = self.atoms(expr.keys)
             values_pre, values = self.atoms(expr.values)
+            keys, values = _merged_constant_keys(keys, values)
             return pre + values_pre, gast.Dict(keys=keys, values=values)
         raise NotImplementedError(type(expr).__name__)  # the fence stops anything else
 
@@ -383,3 +384,23 @@ def _operation_name(expr):
     if isinstance(expr, gast.Dict):
         return "dict"
     return None
+
+
+def _merged_constant_keys(keys, values):
+    """A display giving one constant key twice (``{'a': x, 'a': y}``, as ``dict(pairs)``
+    writes out) holds the key where it first appears with the value given last, as Python
+    builds it: the earlier value is evaluated but not held, so it gets no cotangent."""
+    first, merged_keys, merged_values = {}, [], []
+    for key, value in zip(keys, values):
+        try:
+            seen = first.get(key.value) if isinstance(key, gast.Constant) else None
+        except TypeError:   # an unhashable constant: Python raises it when it runs
+            seen = None
+        if seen is not None:
+            merged_values[seen] = value
+            continue
+        if isinstance(key, gast.Constant):
+            first[key.value] = len(merged_keys)
+        merged_keys.append(key)
+        merged_values.append(value)
+    return merged_keys, merged_values

@@ -12,6 +12,7 @@ it reads (resolved now, recorded as an assumption, hence guarded), its slices wr
     np.mgrid[0:2, 0:3]   ->   _sg.grid_items(np.mgrid, (slice(0, 2, None), ...))   (constants)
     other_obj[key]       ->   _sg.library_item(other_obj, key)   (refused if key varies)
     dict(a=x, b=y)       ->   {'a': x, 'b': y}                  (the builtin's record)
+    dict([("a", x)], b=y)  ->   {"a": x, "b": y}                 (pairs written out too)
 
 Arrays, NumPy scalars, lists, tuples, dicts, strings, ranges and classes (``np.ndarray[...]``
 in an annotation) read by subscript stay subscripts; so do objects of other libraries and
@@ -36,7 +37,8 @@ def rewrite_index_objects(parsed, node=None, groups=None):
     if groups is None:
         groups = syntax.by_type(syntax.walk(root))
     subscripts = groups.get(gast.Subscript, ())
-    if not subscripts:
+    calls = groups.get(gast.Call, ())
+    if not subscripts and not calls:
         return False
     local = {n.id for n in groups.get(gast.Name, ())
              if isinstance(n.ctx, (gast.Store, gast.Param, gast.Del))}
@@ -53,7 +55,7 @@ def rewrite_index_objects(parsed, node=None, groups=None):
         if _replacement(sub, obj) is not None:
             parsed.assume(dotted)
             found[id(sub)] = obj
-    for call in groups.get(gast.Call, ()):
+    for call in calls:
         if isinstance(call.func, gast.Name) and call.func.id == "dict" and "dict" not in local \
                 and _dict_display(call) is not None and _is_builtin_dict(parsed):
             found[id(call)] = dict
@@ -111,19 +113,35 @@ def _is_builtin_dict(parsed):
 
 
 def _dict_display(call):
-    """``dict(a=x, b=y)`` -> ``{'a': x, 'b': y}``; ``dict({...}, c=z)`` -> one display;
-    None for another form (pairs, a mapping named: a call, refused where it matters)."""
-    if any(k.arg is None for k in call.keywords) or len(call.args) > 1 or (
-            call.args and not isinstance(call.args[0], gast.Dict)):
+    """``dict(a=x, b=y)`` -> ``{'a': x, 'b': y}``; ``dict({...}, c=z)`` and
+    ``dict([('a', x), ('b', y)], c=z)`` (pairs written as a list or tuple of 2-tuples) ->
+    one display; None for another form (a mapping or an iterable named: a call, refused
+    where it matters)."""
+    if any(k.arg is None for k in call.keywords) or len(call.args) > 1:
         return None
     keys, values = [], []
     if call.args:
-        if any(key is None for key in call.args[0].keys):
+        items = _display_items(call.args[0])
+        if items is None:
             return None
-        keys, values = list(call.args[0].keys), list(call.args[0].values)
+        keys, values = items
     keys += [syntax.const(k.arg) for k in call.keywords]
     values += [k.value for k in call.keywords]
     return gast.Dict(keys=keys, values=values)
+
+
+def _display_items(arg):
+    """(keys, values) of a dict display without ``**``, or of a list or tuple display of
+    2-tuple displays; None for anything else."""
+    if isinstance(arg, gast.Dict):
+        if any(key is None for key in arg.keys):
+            return None
+        return list(arg.keys), list(arg.values)
+    if isinstance(arg, (gast.List, gast.Tuple)) and all(
+            isinstance(pair, gast.Tuple) and len(pair.elts) == 2
+            and not any(isinstance(e, gast.Starred) for e in pair.elts) for pair in arg.elts):
+        return [pair.elts[0] for pair in arg.elts], [pair.elts[1] for pair in arg.elts]
+    return None
 
 
 class _Replace(gast.NodeTransformer):
