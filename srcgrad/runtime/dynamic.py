@@ -15,6 +15,7 @@ runtime: the runtime never imports it; the compiler registers its entry points h
 
 from __future__ import annotations
 
+import threading
 import types
 
 import srcgrad
@@ -180,17 +181,35 @@ def sorted_order(items, key=None, reverse=False):
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
 
 
+_RETRIES = threading.local()
+_MAX_RETRIES = 8
+
+
 def _not_itself(found, function):
-    """``found``, unless regenerating gave back ``function`` itself: its guards then
-    could never hold, and calling it again would recurse without end."""
-    if found is function:
+    """``found``; where regenerating gave back ``function`` itself (what its guard read
+    changed back since, as another thread rebinding a global does), ``function`` run
+    again, at most ``_MAX_RETRIES`` times nested: more, and its guards cannot hold (the
+    names they check denote other objects than they compare them with), which would
+    recurse without end."""
+    if found is not function:
+        return found
+    depth = getattr(_RETRIES, "depth", 0)
+    if depth >= _MAX_RETRIES:
         from srcgrad.errors import InternalError
 
         raise InternalError(
             f"srcgrad: internal error: a guard of the code generated from "
             f"`{function.unit.fn.__qualname__}` cannot hold (the names it checks denote "
             "other objects than it compares them with); please report this program")
-    return found
+
+    def again(*args, **kwargs):
+        _RETRIES.depth = depth + 1
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _RETRIES.depth = depth
+
+    return again
 
 
 def regenerated(function):
@@ -203,7 +222,8 @@ def regenerated(function):
     current = compiler.reverse_unit(unit.fn, unit.wrt, eager=unit.eager, scalars=unit.scalars)
     if role != "forward":
         return _not_itself(current.functions[role], function)
-    _not_itself(current.forward, function)
+    if current.forward is function:
+        return _not_itself(function, function)   # (its own saved values, its own backward)
 
     def forward(*args, **kwargs):
         value, saved = current.forward(*args, **kwargs)

@@ -4,11 +4,14 @@ guarded name once: through the object its entry guard compared it with). Fixed c
 
 import sys
 import threading
+import types
 
 import numpy as np
 import pytest
 
 import srcgrad as sg
+from srcgrad.errors import InternalError
+from srcgrad.runtime import dynamic
 
 ACT = np.tanh
 X = np.array([0.3, -0.8, 1.4])
@@ -80,3 +83,28 @@ def test_value_and_gradient_come_from_one_binding(api):
     rebinder.join(10)
     ACT = np.tanh
     assert not errors and not mixed, (errors[:1], len(mixed))
+
+
+class _Regenerating:
+    """A generated function whose guard misses ``misses`` times: each miss regenerates
+    the same function (what the guard read changed back meanwhile, or never holds)."""
+
+    unit = types.SimpleNamespace(fn=f)
+
+    def __init__(self, misses):
+        self.misses = misses
+
+    def __call__(self, x):
+        if self.misses:
+            self.misses -= 1
+            return dynamic._not_itself(self, self)(x)
+        return x * 2.0
+
+
+def test_a_guard_missed_while_a_binding_changes_back_runs_again():
+    assert _Regenerating(3)(1.5) == 3.0
+
+
+def test_a_guard_that_never_holds_is_an_internal_error_not_a_recursion():
+    with pytest.raises(InternalError, match="cannot hold"):
+        _Regenerating(10 ** 6)(1.5)
