@@ -56,8 +56,8 @@ def rewrite_index_objects(parsed, node=None, groups=None):
             parsed.assume(dotted)
             found[id(sub)] = obj
     for call in calls:
-        if isinstance(call.func, gast.Name) and call.func.id == "dict" and "dict" not in local \
-                and _dict_display(call) is not None and _is_builtin_dict(parsed):
+        if isinstance(call.func, gast.Name) and call.func.id not in local \
+                and _dict_display(call) is not None and _is_builtin_dict(parsed, call.func.id):
             found[id(call)] = dict
     if found:
         _Replace(found).visit(root)
@@ -102,13 +102,15 @@ def _part(part):
                                     type_comment=None), args=bounds, keywords=[])
 
 
-def _is_builtin_dict(parsed):
+def _is_builtin_dict(parsed, name):
+    """Does the global ``name`` (``dict``, or an alias of it) denote the builtin now
+    (recorded as an assumption, hence guarded)?"""
     try:
-        obj = parsed.resolve("dict")
+        obj = parsed.resolve(name)
     except KeyError:
         return False
     if obj is dict:
-        parsed.assume("dict")
+        parsed.assume(name)
     return obj is dict
 
 

@@ -1,5 +1,6 @@
 """The builtin ``dict(...)`` called on values being differentiated: keywords, a dict
-display, pairs written as a list or tuple of 2-tuples, and those mixed with keywords,
+display, pairs written as a list or tuple of 2-tuples, and those mixed with keywords
+(through ``dict`` or a global alias of it),
 read by key, iterated or returned through a helper, in functions with and without any
 other subscript (the rewrite once ran only where a subscript was); a key given twice
 holds the value given last, and only that value gets a cotangent (the earlier one got it
@@ -26,6 +27,7 @@ BUILDS = {
     "keyword_overrides_pair": "dict([('a', u * 0.0), ('b', w)], a=u)",
     "later_pair_wins": "dict([('a', w), ('b', w), ('a', u)])",
     "display_key_twice": "{'a': w, 'b': w, 'a': u}",
+    "alias_of_dict": "ag_dict([('a', u)], b=w)",
 }
 
 # How the result is read: each returns a scalar of x.
@@ -36,7 +38,9 @@ READS = {
     "helper": "    return np.sum(_combine(d))\n",
 }
 
-HEADER = """import numpy as np
+HEADER = """from builtins import dict as ag_dict
+
+import numpy as np
 
 
 def _combine(d):
