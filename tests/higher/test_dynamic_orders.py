@@ -3,7 +3,6 @@ and 3 in every composition of reverse and forward mode, against central finite
 differences of the program itself: differentiated again, such a call is a call of the
 user's callee's derivative one order higher, never of srcgrad's own source."""
 
-import numpy as np
 import pytest
 
 from tests.higher.dynamic_programs import (
@@ -13,7 +12,7 @@ from tests.higher.dynamic_programs import (
     loop_over_array,
     method_of_value,
 )
-from tests.rules.orders import ORDER_MODES, composed, finite_difference
+from tests.rules.orders import ORDER_MODES, check_program
 
 COMBOS = [(program, order, mode) for program in PROGRAMS
           for order, modes in ORDER_MODES.items() for mode in modes] + [
@@ -31,28 +30,15 @@ def _id(combo):
     return f"{program.__name__}-order{order}-{mode}"
 
 
-def check(program, order, mode):
-    rng = np.random.default_rng(len(program.__name__) + order)
-    x = rng.uniform(0.2, 1.2, 6)
-    v = rng.standard_normal(6)
-    numeric, rounding = finite_difference(program, x, v, order)
-    for _ in range(2):   # called twice: the second call runs what the first compiled
-        analytic = float(composed(program, x, v, mode))
-        tol = 1e-4 * max(abs(numeric), abs(analytic)) + 1e-6 + rounding
-        assert abs(analytic - numeric) <= tol, (
-            f"{program.__name__}, order {order} ({mode}): finite differences {numeric!r}, "
-            f"srcgrad {analytic!r}")
-
-
 @pytest.mark.parametrize("combo", SAMPLE, ids=[_id(c) for c in SAMPLE])
 def test_dynamic_calls_at_orders_two_and_three(combo):
-    check(*combo)
+    check_program(*combo)
 
 
 @pytest.mark.rule_orders_full
 @pytest.mark.parametrize("combo", COMBOS, ids=[_id(c) for c in COMBOS])
 def test_every_dynamic_call_in_every_composition(combo):
-    check(*combo)
+    check_program(*combo)
 
 
 def _plant_method_owner(rule, monkeypatch):
@@ -80,7 +66,7 @@ def test_a_wrong_row_around_dynamic_calls_fails(monkeypatch, helper, plant, prog
     REGISTRY.changed()
     try:
         with pytest.raises(AssertionError, match="finite differences"):
-            check(program, 3, mode)
+            check_program(program, 3, mode)
     finally:
         monkeypatch.undo()
         REGISTRY.changed()
@@ -91,4 +77,4 @@ def test_a_property_differentiated_twice_and_three_times():
     getter's second derivative (jvp of jvp, hvp), and the third is the getter's third
     (every composition: tests/higher/test_property_orders.py)."""
     for mode in ("fwd-fwd", "fwd-rev", "fwd-fwd-fwd"):
-        check(dataclass_property, len(mode.split("-")), mode)
+        check_program(dataclass_property, len(mode.split("-")), mode)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.higher.keyword_programs import PROGRAMS, mixed, spread_built_here
-from tests.rules.orders import ORDER_MODES, composed, finite_difference, hash_sample
+from tests.rules.orders import ORDER_MODES, check_program, hash_sample
 
 # A loop over a list of dicts differentiated three times in reverse mode crashes in the
 # loop's stack of dict cotangents (srcgrad.runtime.slots.dense), with or without a
@@ -31,28 +31,15 @@ SAMPLE = [(p, 2, ORDER_MODES[2][i % 3]) for i, p in enumerate(PROGRAMS)] + hash_
      if (p.__name__, mode) not in _KNOWN], lambda c: c[2], lambda c: f"{c[0].__name__}-{c[2]}")
 
 
-def check(program, order, mode):
-    rng = np.random.default_rng(len(program.__name__) + order)
-    x = rng.uniform(0.2, 1.2, 6)
-    v = rng.standard_normal(6)
-    numeric, rounding = finite_difference(program, x, v, order)
-    for _ in range(2):   # called twice: the second call runs what the first compiled
-        analytic = float(composed(program, x, v, mode))
-        tol = 1e-4 * max(abs(numeric), abs(analytic)) + 1e-6 + rounding
-        assert abs(analytic - numeric) <= tol, (
-            f"{program.__name__}, order {order} ({mode}): finite differences {numeric!r}, "
-            f"srcgrad {analytic!r}")
-
-
 @pytest.mark.parametrize("program, order, mode", [_combo(*c) for c in SAMPLE])
 def test_keywords_at_orders_two_and_three(program, order, mode):
-    check(program, order, mode)
+    check_program(program, order, mode)
 
 
 @pytest.mark.rule_orders_full
 @pytest.mark.parametrize("program, order, mode", [_combo(*c) for c in COMBOS])
 def test_keywords_in_every_composition(program, order, mode):
-    check(program, order, mode)
+    check_program(program, order, mode)
 
 
 def _plant_spread_transpose(rule, monkeypatch):
@@ -83,7 +70,7 @@ def test_a_wrong_keyword_row_fails(monkeypatch, helper, plant, mode):
     REGISTRY.changed()
     try:
         with pytest.raises(AssertionError, match="finite differences"):
-            check(spread_built_here, 2, mode)
+            check_program(spread_built_here, 2, mode)
     finally:
         monkeypatch.undo()
         REGISTRY.changed()

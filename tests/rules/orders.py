@@ -209,6 +209,23 @@ def finite_difference(loss, x, v, order, eps=_EPS64):
     return estimate, rounding
 
 
+def check_program(program, order, mode):
+    """Assert ``mode``'s ``order``-th directional derivative of ``program`` (a scalar
+    function of a vector of 6) against finite differences, called twice (the second call
+    runs what the first compiled); the point and direction are drawn from the program's
+    name, so each combination is the same from run to run."""
+    rng = np.random.default_rng(len(program.__name__) + order)
+    x = rng.uniform(0.2, 1.2, 6)
+    v = rng.standard_normal(6)
+    numeric, rounding = finite_difference(program, x, v, order)
+    for _ in range(2):
+        analytic = float(composed(program, x, v, mode))
+        tol = 1e-4 * max(abs(numeric), abs(analytic)) + 1e-6 + rounding
+        assert abs(analytic - numeric) <= tol, (
+            f"{program.__name__}, order {order} ({mode}): finite differences {numeric!r}, "
+            f"srcgrad {analytic!r}")
+
+
 def check_order(row_, rng, index, order, mode, rtol=1e-4, atol=1e-6):
     """Assert ``mode``'s ``order``-th directional derivative of ``row_`` in argument
     ``index`` against finite differences."""
