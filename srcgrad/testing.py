@@ -194,7 +194,7 @@ def _fused_agrees(f, args, kwargs, wrt, rtol, atol):
     fused = fused if isinstance(wrt, (tuple, list)) else (fused,)
     split = split if isinstance(wrt, (tuple, list)) else (split,)
     leaves = [(a, b) for x, y in zip(fused, split)
-              for a, b in zip(_leaves(x), _leaves(y))]
+              for a, b in zip(autograd_check.leaves(x), autograd_check.leaves(y))]
     return all(np.allclose(a, b, rtol=rtol, atol=atol) for a, b in leaves)
 
 
@@ -216,16 +216,8 @@ def _tree_map(fn, tree, *others):
         return type(tree)((k, _tree_map(fn, tree[k], *(o[k] for o in others))) for k in tree)
     if isinstance(tree, (tuple, list)):
         items = [_tree_map(fn, t, *(o[i] for o in others)) for i, t in enumerate(tree)]
-        return type(tree)(*items) if hasattr(tree, "_fields") else type(tree)(items)
+        return autograd_check.rebuild(tree, items)
     return fn(tree, *others)
-
-
-def _leaves(tree):
-    if isinstance(tree, dict):
-        return [leaf for k in tree for leaf in _leaves(tree[k])]
-    if isinstance(tree, (tuple, list)):
-        return [leaf for t in tree for leaf in _leaves(t)]
-    return [tree]
 
 
 def _vdot(a, b):
@@ -235,5 +227,5 @@ def _vdot(a, b):
 def _tree_vdot(grad, direction):
     if grad is None:
         return 0.0
-    return sum(_vdot(g, d) for g, d in zip(_leaves(grad), _leaves(direction))
-               if g is not None)
+    pairs = zip(autograd_check.leaves(grad), autograd_check.leaves(direction))
+    return sum(_vdot(g, d) for g, d in pairs if g is not None)

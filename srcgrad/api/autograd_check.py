@@ -154,21 +154,23 @@ def _map(fn, tree, like=None):
     if isinstance(tree, (tuple, list)):
         items = [_map(fn, t, None if like is None or _leaf(like) else like[i])
                  for i, t in enumerate(tree)]
-        return _rebuild(tree, items)
+        return rebuild(tree, items)
     value = fn(tree)
     scalar = isinstance(tree, (float, complex, int)) and np.ndim(value) == 0
     return np.asarray(value).item() if scalar else value
 
 
-def _rebuild(tree, items):
+def rebuild(tree, items):
+    """A tuple, list or NamedTuple like ``tree`` holding ``items``."""
     return type(tree)(*items) if hasattr(tree, "_fields") else type(tree)(items)
 
 
-def _leaves(tree):
+def leaves(tree):
+    """The leaves of nested dicts, tuples and lists, in order."""
     if isinstance(tree, dict):
-        return [leaf for k in tree for leaf in _leaves(tree[k])]
+        return [leaf for k in tree for leaf in leaves(tree[k])]
     if isinstance(tree, (tuple, list)):
-        return [leaf for t in tree for leaf in _leaves(t)]
+        return [leaf for t in tree for leaf in leaves(t)]
     return [tree]
 
 
@@ -186,14 +188,14 @@ def _combine(a, b, step, scale=1.0):
     if isinstance(a, dict):
         return type(a)((k, _combine(a[k], b[k], step, scale)) for k in a)
     if isinstance(a, (tuple, list)):
-        return _rebuild(a, [_combine(s, t, step, scale) for s, t in zip(a, b)])
+        return rebuild(a, [_combine(s, t, step, scale) for s, t in zip(a, b)])
     value = scale * (np.asarray(a, dtype=np.result_type(a, float)) + step * np.asarray(b))
     return np.asarray(value).item() if np.ndim(a) == 0 and not isinstance(a, np.ndarray) else value
 
 
 def _inner(a, b):
     return float(sum(np.real(np.vdot(np.asarray(s), np.asarray(t)))
-                     for s, t in zip(_leaves(a), _leaves(b))))
+                     for s, t in zip(leaves(a), leaves(b))))
 
 
 def _space(x):
